@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# ovs-json-perf: fetch an OVS base, apply the series, build, check, bench.
+# A thin dispatcher: one function per verb, the work is in scripts/.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export TOP
+# shellcheck source=scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=scripts/fetch.sh
+. "$TOP/scripts/fetch.sh"
+# shellcheck source=scripts/tree.sh
+. "$TOP/scripts/tree.sh"
+
+usage() {
+    cat <<EOF
+usage: ./build.sh [VERB] [OPTIONS]
+
+  (no verb)                  fetch $DEFAULT_BASE, apply its series, build, summarize
+  fetch BASE                 download and unpack a base into build/ovs-BASE
+  apply [--base B | --ovs-src DIR] [--force]
+                             apply patches/<version>/series on a new branch
+  build [--base B | --ovs-src DIR]
+                             configure --enable-Werror and make -j\$(nproc)
+  check [--base B | --ovs-src DIR] [-- TESTSUITEFLAGS...]
+                             make check in the patched tree
+  detect [--base B | --ovs-src DIR]
+                             print version and which changes the tree has
+  export [--base B]          regenerate patches/<base>/ from the tree's branch
+  bench json|monitor|lib-json [OPTIONS]
+                             run a benchmark (see bench/README.md)
+  fuzz [SECONDS]             run the lib-json fuzzer
+  test                       everything CI runs; ends with "N passed, N failed"
+
+Supported bases: $SUPPORTED_BASES (default $DEFAULT_BASE).
+EOF
+}
+
+# Parse the common tree options into BASE, OVS_SRC, FORCE and REST.
+parse_tree_opts() {
+    BASE=$DEFAULT_BASE
+    OVS_SRC=
+    FORCE=0
+    REST=()
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --base) BASE=${2:?--base needs a version}; shift 2 ;;
+        --base=*) BASE=${1#--base=}; shift ;;
+        --ovs-src) OVS_SRC=${2:?--ovs-src needs a directory}; shift 2 ;;
+        --ovs-src=*) OVS_SRC=${1#--ovs-src=}; shift ;;
+        --force) FORCE=1; shift ;;
+        --) shift; REST=("$@"); break ;;
+        *) REST+=("$1"); shift ;;
+        esac
+    done
+}
+
+verb_fetch() {
+    [ $# -eq 1 ] || die "usage: ./build.sh fetch BASE (one of: $SUPPORTED_BASES)"
+    log_start fetch
+    fetch_base "$1"
+}
+
+verb_detect() {
+    parse_tree_opts "$@"
+    resolve_tree
+    print_detection "$TREE"
+}
+
+verb_apply() {
+    parse_tree_opts "$@"
+    [ ${#REST[@]} -eq 0 ] || die "apply: unexpected argument '${REST[0]}'"
+    log_start apply
+    resolve_tree
+    apply_series "$TREE"
+}
+
+verb_build() {
+    parse_tree_opts "$@"
+    log_start build
+    resolve_tree
+    build_tree "$TREE"
+}
+
+verb_check() {
+    parse_tree_opts "$@"
+    log_start check
+    resolve_tree
+    check_tree "$TREE" "${REST[@]}"
+}
+
+verb_export() {
+    parse_tree_opts "$@"
+    log_start export
+    resolve_tree
+    export_series "$TREE"
+}
+
+verb_bench() {
+    local what=${1:-}
+    [ -n "$what" ] || die "usage: ./build.sh bench json|monitor|lib-json [OPTIONS]"
+    shift
+    [ -x "$TOP/bench/$what.sh" ] ||
+        die "unknown benchmark '$what' (have: $(cd "$TOP/bench" && ls ./*.sh 2>/dev/null | sed 's|^\./||; s|\.sh$||' | tr '\n' ' '))"
+    exec "$TOP/bench/$what.sh" "$@"
+}
+
+verb_fuzz() {
+    exec "$TOP/tests/fuzz.sh" "$@"
+}
+
+verb_test() {
+    exec "$TOP/tests/run.sh" "$@"
+}
+
+# The main job: fetch the default base, apply, build, summarize.
+verb_main() {
+    parse_tree_opts "$@"
+    log_start main
+    resolve_tree
+    local before
+    before=$(detect_features "$TREE")
+    apply_series "$TREE"
+    build_tree "$TREE"
+    print_summary "$TREE" "$before"
+}
+
+main() {
+    case ${1:-} in
+    -h|--help|help) usage ;;
+    fetch|detect|apply|build|check|export|bench|fuzz|test)
+        local verb=$1
+        shift
+        "verb_$verb" "$@"
+        ;;
+    ''|--*) verb_main "$@" ;;
+    *) usage >&2; die "unknown verb '$1'" ;;
+    esac
+}
+
+main "$@"

@@ -1,0 +1,111 @@
+# Shared helpers for build.sh and the scripts under bench/ and tests/.
+# Source it; it does not run anything by itself.
+
+# Project root and the git-ignored build area.
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${OVS_JSON_PERF_BUILD:-"$TOP/build"}
+LOGDIR="$BUILD/logs"
+
+# The bases we support: version -> Debian package version and suite.
+DEFAULT_BASE=3.5.0
+SUPPORTED_BASES="3.1.0 3.5.0 4.0.0"
+declare -A DEB_VERSION=(
+    [3.1.0]="3.1.0-2+deb12u1"
+    [3.5.0]="3.5.0-1"
+    [4.0.0]="4.0.0-2"
+)
+declare -A DEB_SUITE=(
+    [3.1.0]="bookworm"
+    [3.5.0]="trixie"
+    [4.0.0]="sid"
+)
+
+# Debian's python3, not the pyenv one on PATH.
+PYTHON3=/usr/bin/python3
+
+T0=${T0:-$(date +%s)}
+LOG=${LOG:-}
+
+die() {
+    echo "error: $*" >&2
+    exit 1
+}
+
+elapsed() {
+    local s=$(($(date +%s) - T0))
+    printf '%d:%02d' $((s / 60)) $((s % 60))
+}
+
+# Start a log for VERB under build/logs/ and export its path in LOG.
+log_start() {
+    local verb=$1
+    mkdir -p "$LOGDIR"
+    if [ -z "$LOG" ]; then
+        LOG="$LOGDIR/$verb-$(date +%Y%m%d-%H%M%S)-$$.log"
+        export LOG
+        : >"$LOG"
+        echo "log: $LOG"
+    fi
+}
+
+# Print a progress line: stage name and elapsed time.
+stage() {
+    printf '[%s] %s\n' "$(elapsed)" "$*"
+    [ -z "$LOG" ] || printf '[%s] === %s\n' "$(elapsed)" "$*" >>"$LOG"
+}
+
+# Run a command with all its output in the log.  On failure, show the tail
+# of the log and the log's path.
+run() {
+    if [ -z "$LOG" ]; then
+        "$@"
+        return
+    fi
+    echo "+ $*" >>"$LOG"
+    if ! "$@" >>"$LOG" 2>&1; then
+        echo "--- last lines of $LOG ---" >&2
+        tail -n 25 "$LOG" >&2
+        echo "--- full log: $LOG ---" >&2
+        return 1
+    fi
+}
+
+is_supported_base() {
+    local b
+    for b in $SUPPORTED_BASES; do
+        [ "$b" = "$1" ] && return 0
+    done
+    return 1
+}
+
+# Install Debian packages that are missing, when we can.
+need_pkgs() {
+    local missing=() p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+            missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        die "missing Debian packages: ${missing[*]} (install them, or run as root)"
+    fi
+    stage "installing Debian packages: ${missing[*]}"
+    if [ ! -e "$BUILD/.apt-updated" ] ||
+       [ -n "$(find "$BUILD/.apt-updated" -mmin +720 2>/dev/null)" ]; then
+        run apt-get update -q || die "apt-get update failed"
+        mkdir -p "$BUILD" && touch "$BUILD/.apt-updated"
+    fi
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        --no-install-recommends "${missing[@]}" ||
+        die "could not install: ${missing[*]}"
+}
+
+# What building and testing OVS needs on a bare Debian machine.
+OVS_BUILD_PKGS="build-essential autoconf automake libtool pkg-config git
+    libssl-dev python3 python3-pytest python3-netaddr python3-sortedcontainers
+    python3-six procps file"
+
+need_build_deps() {
+    # shellcheck disable=SC2086
+    need_pkgs $OVS_BUILD_PKGS
+}

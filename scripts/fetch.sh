@@ -1,0 +1,122 @@
+# Fetch an OVS base from Debian's openvswitch-source package into
+# build/ovs-<version>/, a git repository whose first commit is the
+# pristine Debian tree.  Source after common.sh.
+
+APTDIR="$BUILD/apt"
+DEBDIR="$BUILD/debs"
+
+# apt options for a private configuration: our own sources, lists, cache
+# and an empty dpkg status, so that /etc/apt is neither read nor changed.
+apt_opts() {
+    printf '%s\n' \
+        -o "Dir::Etc::SourceList=/dev/null" \
+        -o "Dir::Etc::SourceParts=$APTDIR/sources.list.d" \
+        -o "Dir::Etc::Preferences=/dev/null" \
+        -o "Dir::Etc::PreferencesParts=$APTDIR/preferences.d" \
+        -o "Dir::State::Lists=$APTDIR/lists" \
+        -o "Dir::State::status=$APTDIR/status" \
+        -o "Dir::Cache=$APTDIR/cache" \
+        -o "Debug::NoLocking=1" \
+        -o "APT::Sandbox::User=root"
+}
+
+apt_private_setup() {
+    mkdir -p "$APTDIR/sources.list.d" "$APTDIR/preferences.d" \
+             "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
+    : >"$APTDIR/status"
+    cat >"$APTDIR/sources.list.d/ovs-json-perf.sources" <<EOF
+Types: deb
+URIs: ${OVS_JSON_PERF_MIRROR:-http://deb.debian.org/debian}
+Suites: bookworm trixie sid
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+}
+
+# Path of the cached .deb for BASE, if any.
+cached_deb() {
+    local base=$1 v=${DEB_VERSION[$1]}
+    local f="$DEBDIR/openvswitch-source_${v/:/%3a}_all.deb"
+    [ -f "$f" ] && [ -f "$f.sha256" ] && echo "$f"
+}
+
+download_deb() {
+    local base=$1 v=${DEB_VERSION[$1]} opts
+    mapfile -t opts < <(apt_opts)
+    apt_private_setup
+    stage "fetch: apt-get update (private lists under $APTDIR)"
+    run apt-get "${opts[@]}" update -q ||
+        die "cannot reach the Debian archive and OVS $base is not cached in $DEBDIR"
+    mkdir -p "$DEBDIR"
+    stage "fetch: downloading openvswitch-source=$v"
+    (cd "$DEBDIR" && run apt-get "${opts[@]}" download "openvswitch-source=$v") ||
+        die "cannot download openvswitch-source=$v (no network, or the archive no longer has it)"
+    local f="$DEBDIR/openvswitch-source_${v/:/%3a}_all.deb"
+    [ -f "$f" ] || die "download of openvswitch-source=$v produced no file"
+    local got
+    got=$(dpkg-deb -f "$f" Version)
+    [ "$got" = "$v" ] || die "downloaded $f has version $got, expected $v"
+    (cd "$DEBDIR" && sha256sum "$(basename "$f")" >"$f.sha256")
+    echo "package=openvswitch-source version=$v sha256=$(cut -d' ' -f1 "$f.sha256")" \
+        >"$f.info"
+}
+
+# Unpack the .deb's tree into DEST (3.1.0 ships a tarball inside it).
+unpack_deb() {
+    local deb=$1 dest=$2 tmp
+    tmp=$(mktemp -d "$BUILD/unpack.XXXXXX")
+    run dpkg-deb -x "$deb" "$tmp" || { rm -rf "$tmp"; die "cannot unpack $deb"; }
+    local src="$tmp/usr/src/openvswitch"
+    if [ -f "$src/openvswitch.tar.gz" ] && [ ! -f "$src/configure.ac" ]; then
+        mkdir "$tmp/tar"
+        run tar --no-same-owner -C "$tmp/tar" -xzf "$src/openvswitch.tar.gz"
+        src=$(dirname "$(find "$tmp/tar" -maxdepth 3 -name configure.ac | head -n1)")
+    fi
+    [ -f "$src/configure.ac" ] || { rm -rf "$tmp"; die "no OVS tree found in $deb"; }
+    mv "$src" "$dest"
+    rm -rf "$tmp"
+}
+
+# Make DEST a git repository whose first commit is the pristine tree.
+init_pristine_repo() {
+    local dest=$1 base=$2 v=${DEB_VERSION[$2]} deb=$3
+    local sum
+    sum=$(cut -d' ' -f1 "$deb.sha256")
+    (
+        cd "$dest"
+        git init -q -b "debian/$base"
+        git config core.excludesFile /dev/null
+        git config user.name "ovs-json-perf"
+        git config user.email "ovs-json-perf@localhost"
+        git add -A -f .
+        git commit -q -m "Pristine tree of Debian openvswitch-source $v" \
+            -m "Unpacked from Debian's binary package openvswitch-source, version $v
+(OVS $base).  sha256 of the .deb: $sum"
+        git tag "pristine/$base"
+    )
+}
+
+fetch_base() {
+    local base=$1
+    is_supported_base "$base" ||
+        die "unsupported base '$base' (supported: $SUPPORTED_BASES)"
+    local dest="$BUILD/ovs-$base"
+    if [ -d "$dest/.git" ] && git -C "$dest" rev-parse -q --verify "pristine/$base" >/dev/null; then
+        stage "fetch: $base already unpacked in $dest"
+        return 0
+    fi
+    local deb
+    if ! deb=$(cached_deb "$base"); then
+        download_deb "$base"
+        deb=$(cached_deb "$base") || die "no cached .deb for $base after download"
+    else
+        stage "fetch: using cached $(basename "$deb")"
+        (cd "$DEBDIR" && sha256sum -c --quiet "$(basename "$deb").sha256") ||
+            die "cached $deb does not match its recorded sha256; remove it and fetch again"
+    fi
+    stage "fetch: unpacking $(basename "$deb") into $dest"
+    rm -rf "$dest"
+    unpack_deb "$deb" "$dest"
+    init_pristine_repo "$dest" "$base" "$deb"
+    stage "fetch: $dest is at pristine/$base ($(cat "$deb.info"))"
+}
