@@ -1,0 +1,1206 @@
+/* lib-json: the JSON parser.  Our own implementation of OVS's parser API
+ * and behaviour: RFC 8259 grammar, OVS's error messages and the positions
+ * (line, column, byte) at which OVS reports them, OVS's number rules.
+ *
+ * The lexer works directly on the caller's buffer: a token that lies
+ * entirely inside one json_parser_feed() call is never copied to a scratch
+ * buffer, strings without escapes are copied once into their final place
+ * (inline in "struct json" when short), and containers are built only when
+ * they close, from a value stack, with exactly the space they need. */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "openvswitch/dynamic-string.h"
+#include "json-private.h"
+#include "shash-private.h"
+
+/* Lexer states between feeds. */
+enum lex_state {
+    LEX_START,                  /* Not inside a token. */
+    LEX_STRING,                 /* Inside a quoted string. */
+    LEX_ESCAPE,                 /* Inside a quoted string, just after '\'. */
+    LEX_NUMBER,                 /* Inside a number. */
+    LEX_KEYWORD,                /* Inside a keyword. */
+};
+
+/* What the grammar expects next. */
+enum parse_state {
+    P_START,                    /* Beginning of input. */
+    P_END,                      /* After the top-level value. */
+    P_OBJ_INIT,                 /* Expecting '}' or an object name. */
+    P_OBJ_NAME,                 /* Expecting an object name. */
+    P_OBJ_COLON,                /* Expecting ':'. */
+    P_OBJ_VALUE,                /* Expecting an object member value. */
+    P_OBJ_NEXT,                 /* Expecting ',' or '}'. */
+    P_ARR_INIT,                 /* Expecting ']' or a value. */
+    P_ARR_VALUE,                /* Expecting a value. */
+    P_ARR_NEXT,                 /* Expecting ',' or ']'. */
+};
+
+/* An open container. */
+struct frame {
+    bool is_object;             /* Object (else array). */
+    size_t vstart;              /* Its first value in 'vals'. */
+    size_t kstart;              /* Its first name offset in 'keys'. */
+    size_t nstart;              /* Its first name byte in 'names'. */
+};
+
+struct json_parser {
+    int flags;                  /* JSPF_*. */
+    bool done;                  /* No more input accepted. */
+    char *error;                /* First error message, or NULL. */
+
+    /* Lexer. */
+    enum lex_state lex;         /* State at the end of the last feed. */
+    bool str_escaped;           /* Buffered string contains a backslash. */
+    struct ds buf;              /* Token text carried between feeds. */
+    long long base;             /* Bytes consumed before this feed. */
+    long long line_start;       /* Offset of the current line's start. */
+    int line;                   /* Current line number, from 0. */
+
+    /* Grammar. */
+    enum parse_state state;     /* What comes next. */
+    struct frame *frames;       /* Open containers, outermost first. */
+    size_t height, frames_alloc;
+    struct json **vals;         /* Values of the open containers. */
+    size_t n_vals, vals_alloc;
+    size_t *keys;               /* Offsets into 'names' of member names. */
+    size_t n_keys, keys_alloc;
+    char *names;                /* Member names of the open objects. */
+    size_t names_len, names_alloc;
+    struct json *result;        /* The top-level value, once complete. */
+};
+
+static void parser_error(struct json_parser *, long long pos,
+                         const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+struct json_parser *
+json_parser_create(int flags)
+{
+    struct json_parser *p = xzalloc(sizeof *p);
+    p->flags = flags;
+    ds_init(&p->buf);
+    return p;
+}
+
+bool
+json_parser_is_done(const struct json_parser *p)
+{
+    return p->done;
+}
+
+static void
+parser_error(struct json_parser *p, long long pos, const char *format, ...)
+{
+    struct ds msg;
+    va_list args;
+
+    if (p->error) {
+        return;
+    }
+    ds_init(&msg);
+    ds_put_format(&msg, "line %d, column %lld, byte %lld: ",
+                  p->line, pos - p->line_start, pos);
+    va_start(args, format);
+    ds_put_format_valist(&msg, format, args);
+    va_end(args);
+    p->error = ds_steal_cstr(&msg);
+    p->done = true;
+}
+
+/* Reports the error for a token that the grammar does not expect. */
+static void
+unexpected(struct json_parser *p, long long pos)
+{
+    const char *msg;
+
+    switch (p->state) {
+    case P_START:
+        msg = "syntax error at beginning of input";
+        break;
+    case P_END:
+        msg = "trailing garbage at end of input";
+        break;
+    case P_OBJ_INIT:
+    case P_OBJ_NAME:
+        msg = "syntax error parsing object expecting string";
+        break;
+    case P_OBJ_COLON:
+        msg = "syntax error parsing object expecting ':'";
+        break;
+    case P_OBJ_NEXT:
+        msg = "syntax error expecting '}' or ','";
+        break;
+    case P_ARR_NEXT:
+        msg = "syntax error expecting ']' or ','";
+        break;
+    case P_OBJ_VALUE:
+    case P_ARR_INIT:
+    case P_ARR_VALUE:
+    default:
+        msg = "syntax error expecting value";
+        break;
+    }
+    parser_error(p, pos, "%s", msg);
+}
+
+static inline bool
+expects_value(const struct json_parser *p)
+{
+    return p->state == P_ARR_VALUE || p->state == P_ARR_INIT
+           || p->state == P_OBJ_VALUE;
+}
+
+/* Stacks. */
+
+static void
+grow(void **ptr, size_t *alloc, size_t need, size_t elem_size)
+{
+    size_t n = *alloc ? *alloc : 16;
+    while (n < need) {
+        n *= 2;
+    }
+    *ptr = xrealloc(*ptr, n * elem_size);
+    *alloc = n;
+}
+
+static inline void
+push_val(struct json_parser *p, struct json *v)
+{
+    if (OVSJSON_UNLIKELY(p->n_vals >= p->vals_alloc)) {
+        grow((void **) &p->vals, &p->vals_alloc, p->n_vals + 1,
+             sizeof *p->vals);
+    }
+    p->vals[p->n_vals++] = v;
+}
+
+/* Reserves 'n' bytes at the end of the names arena and returns them. */
+static inline char *
+names_reserve(struct json_parser *p, size_t n)
+{
+    if (OVSJSON_UNLIKELY(p->names_len + n > p->names_alloc)) {
+        grow((void **) &p->names, &p->names_alloc, p->names_len + n, 1);
+    }
+    return p->names + p->names_len;
+}
+
+static inline void
+push_key(struct json_parser *p, size_t offset)
+{
+    if (OVSJSON_UNLIKELY(p->n_keys >= p->keys_alloc)) {
+        grow((void **) &p->keys, &p->keys_alloc, p->n_keys + 1,
+             sizeof *p->keys);
+    }
+    p->keys[p->n_keys++] = offset;
+}
+
+/* A complete value 'v' arrived where the grammar expects a value. */
+static inline void
+put_value(struct json_parser *p, struct json *v)
+{
+    push_val(p, v);
+    p->state = p->state == P_OBJ_VALUE ? P_OBJ_NEXT : P_ARR_NEXT;
+}
+
+/* A scalar token: 'v' is consumed either way. */
+static inline void
+input_scalar(struct json_parser *p, struct json *v, long long pos)
+{
+    if (OVSJSON_LIKELY(expects_value(p))) {
+        put_value(p, v);
+    } else {
+        json_destroy(v);
+        unexpected(p, pos);
+    }
+}
+
+static void
+input_begin(struct json_parser *p, bool is_object, long long pos)
+{
+    struct frame *f;
+
+    if (p->state != P_START && !expects_value(p)) {
+        unexpected(p, pos);
+        return;
+    }
+    if (p->height >= JSON_MAX_HEIGHT) {
+        parser_error(p, pos, "input exceeds maximum nesting depth %d",
+                     JSON_MAX_HEIGHT);
+        return;
+    }
+    if (p->height >= p->frames_alloc) {
+        grow((void **) &p->frames, &p->frames_alloc, p->height + 1,
+             sizeof *p->frames);
+    }
+    f = &p->frames[p->height++];
+    f->is_object = is_object;
+    f->vstart = p->n_vals;
+    f->kstart = p->n_keys;
+    f->nstart = p->names_len;
+    p->state = is_object ? P_OBJ_INIT : P_ARR_INIT;
+}
+
+static struct json *
+build_array(struct json_parser *p, const struct frame *f)
+{
+    size_t n = p->n_vals - f->vstart;
+    struct json **src = &p->vals[f->vstart];
+    struct json *json = xmalloc(sizeof *json);
+
+    json->type = JSON_ARRAY;
+    json->count = 1;
+    if (n <= JSON_ARRAY_INLINE_LEN) {
+        json->storage_type = JSON_STORAGE_INLINE;
+        json->n_inline = n;
+        switch (n) {
+        case 3:
+            json->elems[2] = src[2];
+            /* fall through */
+        case 2:
+            json->elems[1] = src[1];
+            /* fall through */
+        case 1:
+            json->elems[0] = src[0];
+            /* fall through */
+        default:
+            break;
+        }
+    } else {
+        struct json **elems = xmalloc(n * sizeof *elems);
+        memcpy(elems, src, n * sizeof *elems);
+        json->storage_type = JSON_STORAGE_DYNAMIC;
+        json->n_inline = 0;
+        json->array.elems = elems;
+        json->array.n = json->array.n_allocated = n;
+    }
+    p->n_vals = f->vstart;
+    return json;
+}
+
+static struct json *
+build_object(struct json_parser *p, const struct frame *f)
+{
+    size_t n = p->n_vals - f->vstart;
+    size_t names_len = p->names_len - f->nstart;
+    char *names = NULL;
+    struct json *json = json_object_create_sized__(n, names_len, &names);
+    struct shash *sh = json->object;
+    struct json **vals = &p->vals[f->vstart];
+    const size_t *keys = &p->keys[f->kstart];
+    const char *prev = NULL;
+    size_t i;
+
+    if (names_len) {
+        memcpy(names, &p->names[f->nstart], names_len);
+    }
+
+    /* Fast path: names strictly increasing, hence no duplicates. */
+    for (i = 0; i < n; i++) {
+        const char *name = names + (keys[i] - f->nstart);
+        if (prev && strcmp(prev, name) >= 0) {
+            break;
+        }
+        sh->nodes[i].name = (char *) name;
+        sh->nodes[i].data = vals[i];
+        prev = name;
+    }
+    sh->n = i;
+    if (i < n) {
+        /* Unsorted: a later duplicate replaces the earlier value in place,
+         * as OVS does. */
+        for (; i < n; i++) {
+            char *name = names + (keys[i] - f->nstart);
+            size_t k = shash_find_idx__(sh, name, strlen(name));
+            if (k == SIZE_MAX) {
+                shash_append__(sh, name, vals[i]);
+            } else {
+                json_destroy(sh->nodes[k].data);
+                sh->nodes[k].data = vals[i];
+            }
+        }
+    }
+
+    p->n_vals = f->vstart;
+    p->n_keys = f->kstart;
+    p->names_len = f->nstart;
+    return json;
+}
+
+static void
+input_end(struct json_parser *p, bool is_object, long long pos)
+{
+    const struct frame *f;
+    struct json *json;
+
+    if (is_object
+        ? p->state != P_OBJ_INIT && p->state != P_OBJ_NEXT
+        : p->state != P_ARR_INIT && p->state != P_ARR_NEXT) {
+        unexpected(p, pos);
+        return;
+    }
+    f = &p->frames[--p->height];
+    json = is_object ? build_object(p, f) : build_array(p, f);
+    if (!p->height) {
+        p->result = json;
+        p->state = P_END;
+        if (!(p->flags & JSPF_TRAILER)) {
+            p->done = true;
+        }
+    } else {
+        push_val(p, json);
+        p->state = p->frames[p->height - 1].is_object ? P_OBJ_NEXT
+                                                       : P_ARR_NEXT;
+    }
+}
+
+static void
+input_punct(struct json_parser *p, unsigned char c, long long pos)
+{
+    switch (c) {
+    case '[':
+        input_begin(p, false, pos);
+        break;
+    case '{':
+        input_begin(p, true, pos);
+        break;
+    case ']':
+        input_end(p, false, pos);
+        break;
+    case '}':
+        input_end(p, true, pos);
+        break;
+    case ':':
+        if (p->state == P_OBJ_COLON) {
+            p->state = P_OBJ_VALUE;
+        } else {
+            unexpected(p, pos);
+        }
+        break;
+    case ',':
+        if (p->state == P_OBJ_NEXT) {
+            p->state = P_OBJ_NAME;
+        } else if (p->state == P_ARR_NEXT) {
+            p->state = P_ARR_VALUE;
+        } else {
+            unexpected(p, pos);
+        }
+        break;
+    }
+}
+
+/* Strings. */
+
+static inline int
+hexit(unsigned char c)
+{
+    return (c >= '0' && c <= '9' ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+            : -1);
+}
+
+/* Reads the 4 hex digits at '*inp' (before 'end') into '*valuep'. */
+static const char *
+read_4hex(const char **inp, const char *end, int *valuep)
+{
+    const char *in = *inp;
+    int value = 0;
+    int i;
+
+    if (end - in < 4) {
+        return "quoted string ends within \\u escape";
+    }
+    for (i = 0; i < 4; i++) {
+        int h = hexit(in[i]);
+        if (h < 0) {
+            return "malformed \\u escape";
+        }
+        value = (value << 4) | h;
+    }
+    if (!value) {
+        return "null bytes not supported in quoted strings";
+    }
+    *inp = in + 4;
+    *valuep = value;
+    return NULL;
+}
+
+static inline char *
+put_utf8(char *out, int uc)
+{
+    if (uc < 0x80) {
+        *out++ = uc;
+    } else if (uc < 0x800) {
+        *out++ = 0xc0 | (uc >> 6);
+        *out++ = 0x80 | (uc & 0x3f);
+    } else if (uc < 0x10000) {
+        *out++ = 0xe0 | (uc >> 12);
+        *out++ = 0x80 | ((uc >> 6) & 0x3f);
+        *out++ = 0x80 | (uc & 0x3f);
+    } else {
+        *out++ = 0xf0 | (uc >> 18);
+        *out++ = 0x80 | ((uc >> 12) & 0x3f);
+        *out++ = 0x80 | ((uc >> 6) & 0x3f);
+        *out++ = 0x80 | (uc & 0x3f);
+    }
+    return out;
+}
+
+/* Unescapes the string body [in, end) into 'out', which must have room for
+ * end - in bytes (unescaping never lengthens).  Stores the length of the
+ * result in '*lenp' and returns NULL, or returns an error message ('errbuf'
+ * holds it if it has to be formatted).  Like OVS, the body ends at its
+ * first null byte. */
+static const char *
+unescape(const char *in, const char *end, char *out, size_t *lenp,
+         char errbuf[32])
+{
+    char *start = out;
+    const char *nul = memchr(in, '\0', end - in);
+
+    if (nul) {
+        end = nul;
+    }
+    while (in < end) {
+        const char *bs = memchr(in, '\\', end - in);
+        const char *q = memchr(in, '"', (bs ? bs : end) - in);
+        size_t n;
+        int c0, c1;
+        const char *err;
+
+        if (q) {
+            return "quoted string may not include unescaped \"";
+        }
+        n = (bs ? bs : end) - in;
+        memcpy(out, in, n);
+        out += n;
+        in += n;
+        if (!bs) {
+            break;
+        }
+        in++;
+        if (in >= end) {
+            return "quoted string may not end with backslash";
+        }
+        switch (*in++) {
+        case '"':
+        case '\\':
+        case '/':
+            *out++ = in[-1];
+            break;
+        case 'b':
+            *out++ = '\b';
+            break;
+        case 'f':
+            *out++ = '\f';
+            break;
+        case 'n':
+            *out++ = '\n';
+            break;
+        case 'r':
+            *out++ = '\r';
+            break;
+        case 't':
+            *out++ = '\t';
+            break;
+        case 'u':
+            err = read_4hex(&in, end, &c0);
+            if (err) {
+                return err;
+            }
+            if (c0 >= 0xd800 && c0 <= 0xdbff) {
+                if (end - in < 2 || in[0] != '\\' || in[1] != 'u') {
+                    return "malformed escaped surrogate pair";
+                }
+                in += 2;
+                err = read_4hex(&in, end, &c1);
+                if (err) {
+                    return err;
+                }
+                if (c1 < 0xdc00 || c1 > 0xdfff) {
+                    return "second half of escaped surrogate pair is not "
+                           "trailing surrogate";
+                }
+                c0 = 0x10000 + ((c0 - 0xd800) << 10) + (c1 - 0xdc00);
+            }
+            out = put_utf8(out, c0);
+            break;
+        default:
+            snprintf(errbuf, 32, "bad escape \\%c", in[-1]);
+            return errbuf;
+        }
+    }
+    *lenp = out - start;
+    return NULL;
+}
+
+bool
+json_string_unescape(const char *in, size_t in_len, char **outp)
+{
+    char *out = xmalloc(in_len + 1);
+    char errbuf[32];
+    const char *err;
+    size_t len;
+
+    err = unescape(in, in + in_len, out, &len, errbuf);
+    if (err) {
+        free(out);
+        *outp = xstrdup(err);
+        return false;
+    }
+    out[len] = '\0';
+    *outp = out;
+    return true;
+}
+
+/* A complete string token with body [s, s + len); 'escaped' if it contains
+ * a backslash.  'pos' is the offset of the closing quote. */
+static void
+input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
+             long long pos)
+{
+    char errbuf[32];
+    const char *err;
+
+    if (p->state == P_OBJ_INIT || p->state == P_OBJ_NAME) {
+        char *dst = names_reserve(p, len + 1);
+        size_t n = len;
+
+        if (escaped) {
+            err = unescape(s, s + len, dst, &n, errbuf);
+            if (err) {
+                parser_error(p, pos, "%s", err);
+                return;
+            }
+        } else {
+            memcpy(dst, s, len);
+        }
+        dst[n] = '\0';
+        push_key(p, p->names_len);
+        p->names_len += n + 1;
+        p->state = P_OBJ_COLON;
+    } else if (expects_value(p)) {
+        struct json *json;
+
+        if (!escaped) {
+            json = json_string_create_len(s, len);
+        } else if (len <= JSON_STRING_INLINE_LEN) {
+            size_t n;
+
+            json = json_alloc__(JSON_STRING);
+            json->storage_type = JSON_STORAGE_INLINE;
+            err = unescape(s, s + len, json->str, &n, errbuf);
+            if (err) {
+                free(json);
+                parser_error(p, pos, "%s", err);
+                return;
+            }
+            json->str[n] = '\0';
+        } else {
+            char *out = xmalloc(len + 1);
+            size_t n;
+
+            err = unescape(s, s + len, out, &n, errbuf);
+            if (err) {
+                free(out);
+                parser_error(p, pos, "%s", err);
+                return;
+            }
+            if (n <= JSON_STRING_INLINE_LEN) {
+                json = json_string_create_len(out, n);
+                free(out);
+            } else {
+                out[n] = '\0';
+                json = json_alloc__(JSON_STRING);
+                json->str_ptr = out;
+            }
+        }
+        put_value(p, json);
+    } else {
+        /* OVS reports escape errors before grammar errors. */
+        if (escaped) {
+            char *tmp = xmalloc(len + 1);
+            size_t n;
+
+            err = unescape(s, s + len, tmp, &n, errbuf);
+            free(tmp);
+            if (err) {
+                parser_error(p, pos, "%s", err);
+                return;
+            }
+        }
+        unexpected(p, pos);
+    }
+}
+
+/* Keywords and numbers. */
+
+static void
+input_keyword(struct json_parser *p, const char *s, size_t len, long long pos)
+{
+    enum json_type type;
+
+    if (len == 4 && !memcmp(s, "true", 4)) {
+        type = JSON_TRUE;
+    } else if (len == 4 && !memcmp(s, "null", 4)) {
+        type = JSON_NULL;
+    } else if (len == 5 && !memcmp(s, "false", 5)) {
+        type = JSON_FALSE;
+    } else {
+        parser_error(p, pos, "invalid keyword '%.*s'", (int) len, s);
+        return;
+    }
+    input_scalar(p, json_alloc__(type), pos);
+}
+
+static inline bool
+is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Parses the number token [s, s + len) with OVS's rules: integers that fit
+ * "long long int" (after scaling by an exponent, if exact) are integers,
+ * everything else is a double, negative zero becomes zero. */
+static void
+input_number(struct json_parser *p, const char *s, size_t len, long long pos)
+{
+    const char *cp = s, *end = s + len;
+    unsigned long long int significand = 0;
+    bool imprecise = false;
+    bool negative = false;
+    int pow10 = 0;
+    char tmp[64], *text;
+    double d;
+    char *tail;
+    int save_errno;
+    bool ok;
+
+    if (cp < end && *cp == '-') {
+        negative = true;
+        cp++;
+    }
+    if (cp < end && *cp == '0') {
+        cp++;
+        if (cp < end && is_digit(*cp)) {
+            parser_error(p, pos, "leading zeros not allowed");
+            return;
+        }
+    } else if (cp < end && is_digit(*cp)) {
+        do {
+            if (significand <= ULLONG_MAX / 10) {
+                /* Like OVS, this may wrap for the 20th digit. */
+                significand = significand * 10 + (*cp - '0');
+            } else {
+                pow10++;
+                if (*cp != '0') {
+                    imprecise = true;
+                }
+            }
+            cp++;
+        } while (cp < end && is_digit(*cp));
+    } else {
+        parser_error(p, pos, "'-' must be followed by digit");
+        return;
+    }
+
+    if (cp < end && *cp == '.') {
+        cp++;
+        if (cp >= end || !is_digit(*cp)) {
+            parser_error(p, pos, "decimal point must be followed by digit");
+            return;
+        }
+        do {
+            if (significand <= ULLONG_MAX / 10) {
+                significand = significand * 10 + (*cp - '0');
+                pow10--;
+            } else if (*cp != '0') {
+                imprecise = true;
+            }
+            cp++;
+        } while (cp < end && is_digit(*cp));
+    }
+
+    if (cp < end && (*cp == 'e' || *cp == 'E')) {
+        bool negative_exponent = false;
+        int exponent = 0;
+
+        cp++;
+        if (cp < end && *cp == '+') {
+            cp++;
+        } else if (cp < end && *cp == '-') {
+            negative_exponent = true;
+            cp++;
+        }
+        if (cp >= end || !is_digit(*cp)) {
+            parser_error(p, pos, "exponent must contain at least one digit");
+            return;
+        }
+        do {
+            if (exponent >= INT_MAX / 10) {
+                goto bad_exponent;
+            }
+            exponent = exponent * 10 + (*cp - '0');
+            cp++;
+        } while (cp < end && is_digit(*cp));
+
+        if (negative_exponent) {
+            if (pow10 < INT_MIN + exponent) {
+                goto bad_exponent;
+            }
+            pow10 -= exponent;
+        } else {
+            if (pow10 > INT_MAX - exponent) {
+                goto bad_exponent;
+            }
+            pow10 += exponent;
+        }
+    }
+
+    if (cp != end) {
+        parser_error(p, pos, "syntax error in number");
+        return;
+    }
+
+    if (!significand) {
+        input_scalar(p, json_integer_create(0), pos);
+        return;
+    }
+    if (!imprecise) {
+        while (pow10 > 0 && significand < ULLONG_MAX / 10) {
+            significand *= 10;
+            pow10--;
+        }
+        while (pow10 < 0 && significand % 10 == 0) {
+            significand /= 10;
+            pow10++;
+        }
+        if (pow10 == 0
+            && significand <= (negative
+                               ? (unsigned long long int) LLONG_MAX + 1
+                               : (unsigned long long int) LLONG_MAX)) {
+            long long int v = negative
+                              ? (long long int) (0 - significand)
+                              : (long long int) significand;
+            input_scalar(p, json_integer_create(v), pos);
+            return;
+        }
+    }
+
+    text = len < sizeof tmp ? tmp : xmalloc(len + 1);
+    memcpy(text, s, len);
+    text[len] = '\0';
+    save_errno = errno;
+    errno = 0;
+    d = strtod(text, &tail);
+    ok = !(errno == EINVAL || (errno == ERANGE && d != 0)
+           || tail == text || *tail != '\0');
+    errno = save_errno;
+    if (text != tmp) {
+        free(text);
+    }
+    if (!ok) {
+        parser_error(p, pos, "number outside valid range");
+        return;
+    }
+    if (d == 0) {
+        d = 0;                  /* No negative zero. */
+    }
+    input_scalar(p, json_real_create(d), pos);
+    return;
+
+bad_exponent:
+    parser_error(p, pos, "exponent outside valid range");
+}
+
+/* The lexer. */
+
+/* Character classes. */
+enum {
+    C_OTHER = 0,                /* Invalid outside strings. */
+    C_SPACE,                    /* ' ' '\t' '\r' */
+    C_NEWLINE,                  /* '\n' */
+    C_PUNCT,                    /* [ ] { } : , */
+    C_QUOTE,                    /* " */
+    C_NUMBER,                   /* - 0-9 */
+    C_LOWER,                    /* a-z: starts a keyword */
+};
+
+static unsigned char char_class[256];
+static unsigned char number_char[256];  /* .0123456789eE-+ */
+static unsigned char alpha_char[256];   /* A-Z a-z */
+static unsigned char string_stop[256];  /* " \ and < 0x20 */
+
+static void
+init_tables(void)
+{
+    static bool inited;
+    const char *s;
+    int c;
+
+    if (inited) {
+        return;
+    }
+    char_class[' '] = char_class['\t'] = char_class['\r'] = C_SPACE;
+    char_class['\n'] = C_NEWLINE;
+    for (s = "[]{}:,"; *s; s++) {
+        char_class[(unsigned char) *s] = C_PUNCT;
+    }
+    char_class['"'] = C_QUOTE;
+    char_class['-'] = C_NUMBER;
+    for (c = '0'; c <= '9'; c++) {
+        char_class[c] = C_NUMBER;
+    }
+    for (c = 'a'; c <= 'z'; c++) {
+        char_class[c] = C_LOWER;
+        alpha_char[c] = alpha_char[c - 'a' + 'A'] = 1;
+    }
+    for (s = ".0123456789eE-+"; *s; s++) {
+        number_char[(unsigned char) *s] = 1;
+    }
+    for (c = 0; c < 0x20; c++) {
+        string_stop[c] = 1;
+    }
+    string_stop['"'] = string_stop['\\'] = 1;
+    inited = true;
+}
+
+/* Returns the first byte in [s, end) that ends a string run: '"', '\\' or a
+ * control character; 'end' if none. */
+static inline const char *
+scan_string_run(const char *s, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ULL;
+    const uint64_t highs = 0x8080808080808080ULL;
+
+    while (end - s >= 8) {
+        uint64_t w, q, b, t;
+
+        memcpy(&w, s, 8);
+        q = w ^ (ones * '"');
+        b = w ^ (ones * '\\');
+        t = ((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20);
+        t &= ~w & highs;
+        if (t) {
+            return s + (__builtin_ctzll(t) >> 3);
+        }
+        s += 8;
+    }
+#endif
+    while (s < end && !string_stop[(unsigned char) *s]) {
+        s++;
+    }
+    return s;
+}
+
+/* Scans a string body starting at 's' (just after the opening quote, or
+ * resuming in state 'p->lex') for its closing quote.  Returns a pointer to
+ * the closing quote, or to a control character (an error), or 'end'.  Sets
+ * '*escaped' if it passes a backslash.  Counts escaped newlines. */
+static const char *
+scan_string(struct json_parser *p, const char *input, const char *s,
+            const char *end, bool *escaped)
+{
+    if (p->lex == LEX_ESCAPE) {
+        goto escape;
+    }
+    for (;;) {
+        s = scan_string_run(s, end);
+        if (s >= end || *s != '\\') {
+            return s;
+        }
+        *escaped = true;
+        s++;
+    escape:
+        if (s >= end) {
+            p->lex = LEX_ESCAPE;
+            return s;
+        }
+        if (*s == '\n') {
+            p->line++;
+            p->line_start = p->base + (s - input) + 1;
+        }
+        s++;
+        p->lex = LEX_STRING;
+    }
+}
+
+size_t
+json_parser_feed(struct json_parser *p, const char *input, size_t n)
+{
+    const char *s = input, *end = input + n;
+    const char *tok;
+    bool escaped;
+
+    init_tables();
+    if (p->done) {
+        return 0;
+    }
+
+    /* Finish a token carried over from the previous feed. */
+    switch (p->lex) {
+    case LEX_START:
+        break;
+
+    case LEX_STRING:
+    case LEX_ESCAPE:
+        escaped = p->str_escaped;
+        s = scan_string(p, input, s, end, &escaped);
+        ds_put_buffer(&p->buf, input, s - input);
+        if (s >= end) {
+            p->str_escaped = escaped;
+            goto out;
+        }
+        p->lex = LEX_START;
+        if (*s == '"') {
+            input_string(p, p->buf.string, p->buf.length, escaped,
+                         p->base + (s - input));
+        } else {
+            parser_error(p, p->base + (s - input),
+                         "U+%04X must be escaped in quoted string",
+                         (unsigned char) *s);
+        }
+        ds_clear(&p->buf);
+        s++;
+        break;
+
+    case LEX_NUMBER:
+    case LEX_KEYWORD: {
+        const unsigned char *tbl = p->lex == LEX_NUMBER ? number_char
+                                                        : alpha_char;
+        while (s < end && tbl[(unsigned char) *s]) {
+            s++;
+        }
+        ds_put_buffer(&p->buf, input, s - input);
+        if (s >= end) {
+            goto out;
+        }
+        if (p->lex == LEX_NUMBER) {
+            input_number(p, p->buf.string, p->buf.length,
+                         p->base + (s - input));
+        } else {
+            input_keyword(p, p->buf.string, p->buf.length,
+                          p->base + (s - input));
+        }
+        p->lex = LEX_START;
+        ds_clear(&p->buf);
+        break;
+    }
+    }
+
+    while (s < end && !p->done) {
+        unsigned char c = *s;
+
+        switch (char_class[c]) {
+        case C_SPACE:
+            s++;
+            break;
+
+        case C_NEWLINE:
+            s++;
+            p->line++;
+            p->line_start = p->base + (s - input);
+            break;
+
+        case C_PUNCT:
+            input_punct(p, c, p->base + (s - input));
+            s++;
+            break;
+
+        case C_QUOTE:
+            tok = ++s;
+            escaped = false;
+            p->lex = LEX_STRING;
+            s = scan_string(p, input, s, end, &escaped);
+            if (s >= end) {
+                ds_put_buffer(&p->buf, tok, s - tok);
+                p->str_escaped = escaped;
+                goto out;
+            }
+            p->lex = LEX_START;
+            if (*s == '"') {
+                input_string(p, tok, s - tok, escaped, p->base + (s - input));
+            } else {
+                parser_error(p, p->base + (s - input),
+                             "U+%04X must be escaped in quoted string",
+                             (unsigned char) *s);
+            }
+            s++;
+            break;
+
+        case C_NUMBER:
+            tok = s++;
+            while (s < end && number_char[(unsigned char) *s]) {
+                s++;
+            }
+            if (s >= end) {
+                ds_put_buffer(&p->buf, tok, s - tok);
+                p->lex = LEX_NUMBER;
+                goto out;
+            }
+            input_number(p, tok, s - tok, p->base + (s - input));
+            break;
+
+        case C_LOWER:
+            tok = s++;
+            while (s < end && alpha_char[(unsigned char) *s]) {
+                s++;
+            }
+            if (s >= end) {
+                ds_put_buffer(&p->buf, tok, s - tok);
+                p->lex = LEX_KEYWORD;
+                goto out;
+            }
+            input_keyword(p, tok, s - tok, p->base + (s - input));
+            break;
+
+        case C_OTHER:
+        default:
+            if (c >= 0x20 && c < 0x7f) {
+                parser_error(p, p->base + (s - input),
+                             "invalid character '%c'", c);
+            } else {
+                parser_error(p, p->base + (s - input),
+                             "invalid character U+%04x", c);
+            }
+            s++;
+            break;
+        }
+    }
+
+out:
+    p->base += s - input;
+    return s - input;
+}
+
+struct json *
+json_parser_finish(struct json_parser *p)
+{
+    struct json *json;
+
+    switch (p->lex) {
+    case LEX_START:
+        break;
+    case LEX_STRING:
+    case LEX_ESCAPE:
+        parser_error(p, p->base, "unexpected end of input in quoted string");
+        break;
+    case LEX_NUMBER:
+    case LEX_KEYWORD:
+        json_parser_feed(p, " ", 1);
+        break;
+    }
+
+    if (p->state == P_START) {
+        parser_error(p, p->base, "empty input stream");
+    } else if (p->state != P_END) {
+        parser_error(p, p->base, "unexpected end of input");
+    }
+
+    if (!p->error) {
+        json = p->result;
+        p->result = NULL;
+    } else {
+        json = json_alloc__(JSON_STRING);
+        json->str_ptr = p->error;
+        p->error = NULL;
+        if (strlen(json->str_ptr) <= JSON_STRING_INLINE_LEN) {
+            char *s = json->str_ptr;
+            json_string_set__(json, s, strlen(s));
+            free(s);
+        }
+    }
+    json_parser_abort(p);
+    return json;
+}
+
+void
+json_parser_abort(struct json_parser *p)
+{
+    size_t i;
+
+    if (!p) {
+        return;
+    }
+    for (i = 0; i < p->n_vals; i++) {
+        json_destroy(p->vals[i]);
+    }
+    json_destroy(p->result);
+    free(p->vals);
+    free(p->keys);
+    free(p->names);
+    free(p->frames);
+    ds_destroy(&p->buf);
+    free(p->error);
+    free(p);
+}
+
+struct json *
+json_from_buffer(const char *s, size_t n)
+{
+    struct json_parser *p = json_parser_create(JSPF_TRAILER);
+    json_parser_feed(p, s, n);
+    return json_parser_finish(p);
+}
+
+struct json *
+json_from_string(const char *string)
+{
+    return json_from_buffer(string, strlen(string));
+}
+
+struct json *
+json_from_serialized_object(const struct json *json)
+{
+    return json_from_string(json_serialized_object(json));
+}
+
+struct json *
+json_from_stream(FILE *stream)
+{
+    struct json_parser *p = json_parser_create(JSPF_TRAILER);
+    struct json *json;
+
+    for (;;) {
+        char buffer[BUFSIZ];
+        size_t n = fread(buffer, 1, sizeof buffer, stream);
+
+        if (!n || json_parser_feed(p, buffer, n) != n) {
+            break;
+        }
+    }
+    json = json_parser_finish(p);
+
+    if (ferror(stream)) {
+        struct ds msg = DS_EMPTY_INITIALIZER;
+
+        json_destroy(json);
+        ds_put_format(&msg, "error reading JSON stream: %s", strerror(errno));
+        json = json_string_create_nocopy(ds_steal_cstr(&msg));
+    }
+    return json;
+}
+
+struct json *
+json_from_file(const char *file_name)
+{
+    FILE *stream = fopen(file_name, "r");
+    struct json *json;
+
+    if (!stream) {
+        struct ds msg = DS_EMPTY_INITIALIZER;
+
+        ds_put_format(&msg, "error opening \"%s\": %s", file_name,
+                      strerror(errno));
+        return json_string_create_nocopy(ds_steal_cstr(&msg));
+    }
+    json = json_from_stream(stream);
+    fclose(stream);
+    return json;
+}

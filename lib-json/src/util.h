@@ -1,0 +1,47 @@
+/* lib-json internal helpers: allocation that never returns null, and the
+ * hash functions whose values match a default (non-SSE4.2) OVS build. */
+
+#ifndef OVSJSON_UTIL_H
+#define OVSJSON_UTIL_H 1
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define OVSJSON_LIKELY(X) __builtin_expect(!!(X), 1)
+#define OVSJSON_UNLIKELY(X) __builtin_expect(!!(X), 0)
+
+void *xmalloc(size_t);
+void *xzalloc(size_t);
+void *xrealloc(void *, size_t);
+char *xmemdup0(const char *, size_t);
+char *xstrdup(const char *);
+char *xvasprintf(const char *format, va_list)
+    __attribute__((format(printf, 1, 0)));
+void ovsjson_abort(const char *what) __attribute__((noreturn));
+
+/* Aborts with a message unless 'COND' holds. */
+#define ovs_assert(COND)                                            \
+    (OVSJSON_LIKELY(COND) ? (void) 0                                \
+     : ovsjson_abort("assertion " #COND " failed in " __FILE__))
+
+/* Hashing (32-bit murmur3 mixing steps, as OVS uses them). */
+uint32_t hash_bytes(const void *, size_t n, uint32_t basis);
+uint32_t hash_2words(uint32_t, uint32_t);
+uint32_t hash_3words(uint32_t, uint32_t, uint32_t);
+
+static inline uint32_t
+hash_int(uint32_t x, uint32_t basis)
+{
+    return hash_2words(x, basis);
+}
+
+static inline uint32_t
+hash_string(const char *s, uint32_t basis)
+{
+    return hash_bytes(s, strlen(s), basis);
+}
+
+#endif /* util.h */
