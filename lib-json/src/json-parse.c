@@ -249,7 +249,7 @@ static struct json *
 build_array(struct json_parser *p, const struct frame *f)
 {
     size_t n = p->n_vals - f->vstart;
-    struct json **src = &p->vals[f->vstart];
+    struct json **src = n ? &p->vals[f->vstart] : NULL;
     struct json *json = xmalloc(sizeof *json);
 
     json->type = JSON_ARRAY;
@@ -290,8 +290,8 @@ build_object(struct json_parser *p, const struct frame *f)
     char *names = NULL;
     struct json *json = json_object_create_sized__(n, names_len, &names);
     struct shash *sh = json->object;
-    struct json **vals = &p->vals[f->vstart];
-    const size_t *keys = &p->keys[f->kstart];
+    struct json **vals = n ? &p->vals[f->vstart] : NULL;
+    const size_t *keys = n ? &p->keys[f->kstart] : NULL;
     const char *prev = NULL;
     size_t i;
 
