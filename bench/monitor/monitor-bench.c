@@ -1,0 +1,735 @@
+/* monitor-bench: fan-out load on an ovsdb-server, for bench/monitor.sh.
+ *
+ * Opens N client connections to the server's unix socket.  Each sends
+ * "monitor_cond_since" for the given tables with no condition, like
+ * ovn-controller with ovn-monitor-all=true, then reads and discards the
+ * updates, counting bytes and messages (and hashing them), and answers
+ * echo requests.  A separate writer connection applies a northd-like
+ * workload (workload.c); before each transaction it waits until every
+ * client has received the previous one's update, so that no client gets
+ * two transactions merged into one update.
+ *
+ * It measures the server's CPU time (utime + stime from /proc) and the wall
+ * time of the workload, the time from sending each transaction until the
+ * last client has its update, and collects the server log's "Unreasonably
+ * long ...ms poll interval" warnings written during the workload.  Results
+ * go to stdout as "key value" lines.  It exits non-zero if the clients did
+ * not all receive the same bytes.
+ *
+ * Usage: monitor-bench --socket PATH --tables T1,T2,... --server-pid PID
+ *                      [--server-log FILE] [--clients N] [--txns K]
+ *                      [--batch L] [--dps D] [--db NAME] [--timeout S]
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jsonrpc-scan.h"
+#include "workload.h"
+
+#define MAX_CLIENTS 1000
+#define READ_SIZE (256 * 1024)
+
+/* One monitoring client connection. */
+struct client {
+    int fd;                     /* Socket. */
+    int idx;                    /* Index in 'clients', -1 for the writer. */
+    struct jr_scan scan;        /* Framing state. */
+    bool replied;               /* Got the reply to "monitor_cond_since". */
+    uint64_t init_bytes;        /* Bytes of that reply. */
+    uint64_t n_updates;         /* "update3" notifications received. */
+    uint64_t n_echoes;          /* Echo requests answered. */
+    uint64_t bytes;             /* Bytes of updates since the last reset. */
+    uint64_t msgs;              /* Updates since the last reset. */
+    uint64_t hash;              /* Hash of those updates, in order. */
+    uint64_t init_hash;         /* Hash of the monitor reply. */
+};
+
+/* The writer connection. */
+struct writer {
+    int fd;                     /* Socket. */
+    struct jr_scan scan;        /* Framing state. */
+    int next_id;                /* Id of the next request. */
+    int last_reply;             /* Id of the last reply, -1 if none. */
+    bool failed;                /* A transaction reported an error. */
+    char detail[512];           /* First bytes of the failing reply. */
+};
+
+/* Options. */
+static const char *socket_path;
+static const char *tables_arg;
+static const char *server_log;
+static const char *db_name = "OVN_Southbound";
+static int server_pid;
+static int n_clients = 120;
+static int n_txns = 20;
+static unsigned int batch = 1000;
+static unsigned int n_dps = 10;
+static int timeout_s = 600;
+
+static struct client *clients;
+static struct writer writer;
+static int epfd;
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+fatal(const char *fmt, ...)
+{
+    va_list args;
+
+    fputs("monitor-bench: ", stderr);
+    va_start(args, fmt);
+    vfprintf(stderr, fmt, args);
+    va_end(args);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+static double
+now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Server CPU time in seconds (utime + stime), from /proc/PID/stat. */
+static double
+server_cpu(double *utime, double *stime)
+{
+    char path[64], buf[4096];
+    unsigned long long ut, st;
+    FILE *f;
+    size_t n;
+    char *p;
+
+    snprintf(path, sizeof path, "/proc/%d/stat", server_pid);
+    f = fopen(path, "r");
+    if (!f) {
+        fatal("%s: %s (is the server running?)", path, strerror(errno));
+    }
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+
+    /* Fields after the command name, which is in parentheses: state is
+     * field 3, utime 14 and stime 15. */
+    p = strrchr(buf, ')');
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+                     "%llu %llu", &ut, &st) != 2) {
+        fatal("%s: cannot parse", path);
+    }
+    double hz = sysconf(_SC_CLK_TCK);
+    if (utime) {
+        *utime = ut / hz;
+    }
+    if (stime) {
+        *stime = st / hz;
+    }
+    return (ut + st) / hz;
+}
+
+static double
+self_cpu(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6
+           + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static long
+file_size(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long size;
+
+    if (!f) {
+        fatal("%s: %s", path, strerror(errno));
+    }
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    fclose(f);
+    return size;
+}
+
+static void
+send_all(int fd, const char *data, size_t n)
+{
+    while (n) {
+        ssize_t r = write(fd, data, n);
+
+        if (r < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno == EAGAIN) {
+                /* Our sockets are non-blocking; wait until writable. */
+                fd_set wfds;
+
+                FD_ZERO(&wfds);
+                FD_SET(fd, &wfds);
+                select(fd + 1, NULL, &wfds, NULL, NULL);
+                continue;
+            }
+            fatal("write to server: %s", strerror(errno));
+        }
+        data += r;
+        n -= r;
+    }
+}
+
+static int
+connect_unix(void)
+{
+    struct sockaddr_un sun;
+    int fd;
+
+    memset(&sun, 0, sizeof sun);
+    sun.sun_family = AF_UNIX;
+    if (strlen(socket_path) >= sizeof sun.sun_path) {
+        fatal("socket path too long: %s", socket_path);
+    }
+    strcpy(sun.sun_path, socket_path);
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        fatal("socket: %s", strerror(errno));
+    }
+    for (int tries = 0; connect(fd, (struct sockaddr *) &sun, sizeof sun);
+         tries++) {
+        if ((errno != EAGAIN && errno != ECONNREFUSED) || tries > 200) {
+            fatal("connect to %s: %s", socket_path, strerror(errno));
+        }
+        usleep(10000);
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    return fd;
+}
+
+/* Sends the monitor request, with every table monitored without condition
+ * and all columns, as ovn-controller does with ovn-monitor-all=true. */
+static void
+client_send_monitor(struct client *c)
+{
+    struct wbuf b = { 0 };
+    const char *p = tables_arg;
+
+    wbuf_printf(&b, "{\"method\":\"monitor_cond_since\",\"params\":[\"%s\","
+                "[\"monid\",\"%s\"],{", db_name, db_name);
+    for (bool first = true; *p; first = false) {
+        size_t n = strcspn(p, ",");
+
+        wbuf_printf(&b, "%s\"%.*s\":[{}]", first ? "" : ",", (int) n, p);
+        p += n + (p[n] == ',');
+    }
+    wbuf_printf(&b, "},\"00000000-0000-0000-0000-000000000000\"],"
+                "\"id\":\"monitor-%d\"}", c->idx);
+    send_all(c->fd, b.p, b.len);
+    wbuf_free(&b);
+}
+
+static void
+send_echo_reply(int fd, const struct jr_msg *msg)
+{
+    char id[128], reply[256];
+    int n;
+
+    if (jr_msg_id_text(msg, id, sizeof id)) {
+        fatal("echo request without a usable id");
+    }
+    n = snprintf(reply, sizeof reply,
+                 "{\"id\":%s,\"result\":[],\"error\":null}", id);
+    send_all(fd, reply, n);
+}
+
+static int
+client_msg(const struct jr_msg *msg, void *c_)
+{
+    struct client *c = c_;
+    const char *method = jr_msg_method(msg);
+
+    if (method && !strcmp(method, "update3")) {
+        c->n_updates++;
+        c->msgs++;
+        c->bytes += msg->len;
+        c->hash = (c->hash ^ msg->hash) * UINT64_C(0x100000001b3);
+    } else if (method && !strcmp(method, "echo")) {
+        c->n_echoes++;
+        send_echo_reply(c->fd, msg);
+    } else if (jr_msg_is_reply(msg)) {
+        if (jr_msg_has_error(msg)) {
+            fatal("client %d: monitor_cond_since failed: %.*s", c->idx,
+                  (int) (msg->len < JR_HEAD ? msg->len : JR_HEAD), msg->head);
+        }
+        c->replied = true;
+        c->init_bytes = msg->len;
+        c->init_hash = msg->hash;
+    } else {
+        fatal("client %d: unexpected message: %.*s", c->idx,
+              (int) (msg->len < JR_HEAD ? msg->len : JR_HEAD), msg->head);
+    }
+    return 0;
+}
+
+static int
+writer_msg(const struct jr_msg *msg, void *w_)
+{
+    struct writer *w = w_;
+    const char *method = jr_msg_method(msg);
+
+    if (method && !strcmp(method, "echo")) {
+        send_echo_reply(w->fd, msg);
+        return 0;
+    }
+    if (!jr_msg_is_reply(msg)) {
+        fatal("writer: unexpected message: %.*s",
+              (int) (msg->len < JR_HEAD ? msg->len : JR_HEAD), msg->head);
+    }
+    if (jr_msg_has_error(msg)) {
+        w->failed = true;
+        snprintf(w->detail, sizeof w->detail, "%.*s",
+                 (int) (msg->len < JR_HEAD ? msg->len : JR_HEAD), msg->head);
+    }
+    w->last_reply++;
+    return 0;
+}
+
+/* The writer also checks the operations' results for errors, which are
+ * inside "result"; it keeps whole replies for that (they are small). */
+static struct wbuf writer_in;
+
+static void
+writer_check_ops(const char *data, size_t n)
+{
+    const char *err;
+
+    wbuf_printf(&writer_in, "%.*s", (int) n, data);
+    err = strstr(writer_in.p, "\"error\":\"");
+    if (err) {
+        fatal("writer: transaction failed: %.400s", err);
+    }
+    if (writer_in.len > 4096) {
+        /* Keep a tail in case the marker straddles two reads. */
+        memmove(writer_in.p, writer_in.p + writer_in.len - 16, 17);
+        writer_in.len = 16;
+    }
+}
+
+/* Reads what is available on connection 'idx' (-1: the writer). */
+static void
+conn_read(int idx)
+{
+    static char buf[READ_SIZE];
+    int fd = idx < 0 ? writer.fd : clients[idx].fd;
+
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        int error;
+
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno == EAGAIN) {
+                return;
+            }
+            fatal("%s %d: read: %s", idx < 0 ? "writer" : "client", idx,
+                  strerror(errno));
+        }
+        if (n == 0) {
+            fatal("%s %d: server closed the connection",
+                  idx < 0 ? "writer" : "client", idx);
+        }
+        if (idx < 0) {
+            writer_check_ops(buf, n);
+            error = jr_scan_feed(&writer.scan, buf, n, writer_msg, &writer);
+        } else {
+            error = jr_scan_feed(&clients[idx].scan, buf, n, client_msg,
+                                 &clients[idx]);
+        }
+        if (error) {
+            fatal("%s %d: malformed JSON-RPC stream",
+                  idx < 0 ? "writer" : "client", idx);
+        }
+        if (n < (ssize_t) sizeof buf) {
+            return;
+        }
+    }
+}
+
+static void
+epoll_add(int fd, int idx)
+{
+    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = idx + 1 };
+
+    if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev)) {
+        fatal("epoll_ctl: %s", strerror(errno));
+    }
+}
+
+typedef bool done_fn(void *aux);
+
+/* Runs the event loop until 'done' returns true. */
+static void
+run_until(done_fn *done, void *aux, const char *what)
+{
+    struct epoll_event events[256];
+    double deadline = now() + timeout_s;
+
+    while (!done(aux)) {
+        int n = epoll_wait(epfd, events, 256, 1000);
+
+        if (n < 0 && errno != EINTR) {
+            fatal("epoll_wait: %s", strerror(errno));
+        }
+        for (int i = 0; i < n; i++) {
+            conn_read((int) events[i].data.u32 - 1);
+        }
+        if (writer.failed) {
+            fatal("writer: request failed: %s", writer.detail);
+        }
+        if (now() > deadline) {
+            fatal("timeout after %d s waiting for %s", timeout_s, what);
+        }
+    }
+}
+
+static bool
+all_replied(void *aux)
+{
+    (void) aux;
+    for (int i = 0; i < n_clients; i++) {
+        if (!clients[i].replied) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Waits for the reply to request 'id' and, if 'updates' is non-negative,
+ * until every client has received that many updates in total. */
+struct wait_txn {
+    int id;                     /* Request id whose reply is awaited. */
+    int64_t updates;            /* Updates each client must have, or -1. */
+};
+
+static bool
+txn_done(void *aux)
+{
+    const struct wait_txn *wt = aux;
+
+    if (writer.last_reply < wt->id) {
+        return false;
+    }
+    if (wt->updates >= 0) {
+        for (int i = 0; i < n_clients; i++) {
+            if (clients[i].n_updates < (uint64_t) wt->updates) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* Sends a transaction and waits for its reply and, when 'updates' >= 0,
+ * until every client has that many updates.  Returns the seconds taken. */
+static double
+transact(struct wbuf *txn, int id, int64_t updates, const char *what)
+{
+    struct wait_txn wt = { .id = id, .updates = updates };
+    double t0 = now();
+
+    send_all(writer.fd, txn->p, txn->len);
+    run_until(txn_done, &wt, what);
+    for (int i = 0; i < n_clients && updates >= 0; i++) {
+        if (clients[i].n_updates != (uint64_t) updates) {
+            fatal("client %d got %" PRIu64 " updates, expected %" PRId64
+                  " (updates merged or split)", i, clients[i].n_updates,
+                  updates);
+        }
+    }
+    return now() - t0;
+}
+
+static void
+reset_counts(void)
+{
+    for (int i = 0; i < n_clients; i++) {
+        clients[i].bytes = clients[i].msgs = 0;
+        clients[i].hash = UINT64_C(0xcbf29ce484222325);
+    }
+}
+
+static int
+cmp_double(const void *a_, const void *b_)
+{
+    double a = *(const double *) a_, b = *(const double *) b_;
+
+    return (a > b) - (a < b);
+}
+
+/* Percentile 'p' of sorted 'v' with linear interpolation. */
+static double
+percentile(const double *v, int n, double p)
+{
+    double rank = p / 100.0 * (n - 1);
+    int lo = (int) rank;
+
+    if (lo + 1 >= n) {
+        return v[n - 1];
+    }
+    return v[lo] + (rank - lo) * (v[lo + 1] - v[lo]);
+}
+
+/* Prints the "Unreasonably long ...ms poll interval" warnings written to
+ * the server log after offset 'from', as one line of milliseconds. */
+static void
+print_poll_intervals(long from)
+{
+    const char *marker = "Unreasonably long ";
+    char line[4096];
+    FILE *f;
+    int n = 0;
+
+    printf("poll_intervals");
+    if (!server_log) {
+        printf("\n");
+        return;
+    }
+    f = fopen(server_log, "r");
+    if (!f) {
+        fatal("%s: %s", server_log, strerror(errno));
+    }
+    fseek(f, from, SEEK_SET);
+    while (fgets(line, sizeof line, f)) {
+        char *p = strstr(line, marker);
+        long ms;
+
+        if (p && sscanf(p + strlen(marker), "%ldms poll interval", &ms) == 1) {
+            printf(" %ld", ms);
+            n++;
+        }
+    }
+    fclose(f);
+    printf("\npoll_count %d\n", n);
+}
+
+static void
+check_same_bytes(const char *phase)
+{
+    for (int i = 1; i < n_clients; i++) {
+        if (clients[i].bytes != clients[0].bytes
+            || clients[i].msgs != clients[0].msgs
+            || clients[i].hash != clients[0].hash) {
+            fatal("%s: client %d got %" PRIu64 " bytes in %" PRIu64
+                  " updates (hash %016" PRIx64 "), client 0 got %" PRIu64
+                  " bytes in %" PRIu64 " (hash %016" PRIx64 ")", phase, i,
+                  clients[i].bytes, clients[i].msgs, clients[i].hash,
+                  clients[0].bytes, clients[0].msgs, clients[0].hash);
+        }
+    }
+}
+
+static void
+usage(void)
+{
+    printf("usage: monitor-bench --socket PATH --tables T1,T2,... "
+           "--server-pid PID\n"
+           "         [--server-log FILE] [--clients N] [--txns K] "
+           "[--batch L]\n"
+           "         [--dps D] [--db NAME] [--timeout SECONDS]\n");
+}
+
+static long
+int_arg(const char *name, const char *s, long min, long max)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < min || v > max) {
+        fatal("--%s: expected an integer in [%ld, %ld], got '%s'", name,
+              min, max, s);
+    }
+    return v;
+}
+
+static void
+parse_options(int argc, char *argv[])
+{
+    static const struct option opts[] = {
+        { "socket", required_argument, NULL, 's' },
+        { "tables", required_argument, NULL, 't' },
+        { "server-pid", required_argument, NULL, 'p' },
+        { "server-log", required_argument, NULL, 'l' },
+        { "clients", required_argument, NULL, 'n' },
+        { "txns", required_argument, NULL, 'k' },
+        { "batch", required_argument, NULL, 'b' },
+        { "dps", required_argument, NULL, 'd' },
+        { "db", required_argument, NULL, 'D' },
+        { "timeout", required_argument, NULL, 'T' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': socket_path = optarg; break;
+        case 't': tables_arg = optarg; break;
+        case 'p':
+            server_pid = int_arg("server-pid", optarg, 1, 1 << 30);
+            break;
+        case 'l': server_log = optarg; break;
+        case 'n':
+            n_clients = int_arg("clients", optarg, 1, MAX_CLIENTS);
+            break;
+        case 'k': n_txns = int_arg("txns", optarg, 1, 100000); break;
+        case 'b': batch = int_arg("batch", optarg, 4, 1000000); break;
+        case 'd': n_dps = int_arg("dps", optarg, 1, 10000); break;
+        case 'D': db_name = optarg; break;
+        case 'T': timeout_s = int_arg("timeout", optarg, 1, 86400); break;
+        case 'h': usage(); exit(0);
+        default: usage(); exit(1);
+        }
+    }
+    if (optind < argc) {
+        fatal("unexpected argument '%s'", argv[optind]);
+    }
+    if (!socket_path || !tables_arg || !*tables_arg || !server_pid) {
+        fatal("--socket, --tables and --server-pid are required");
+    }
+}
+
+/* Connects the clients and waits for all initial contents. */
+static void
+connect_clients(void)
+{
+    double t0 = now(), cpu0 = server_cpu(NULL, NULL);
+
+    clients = calloc(n_clients, sizeof *clients);
+    if (!clients) {
+        fatal("out of memory");
+    }
+    for (int i = 0; i < n_clients; i++) {
+        struct client *c = &clients[i];
+
+        c->idx = i;
+        c->fd = connect_unix();
+        jr_scan_init(&c->scan);
+        epoll_add(c->fd, i);
+        client_send_monitor(c);
+    }
+    run_until(all_replied, NULL, "the initial contents");
+    for (int i = 1; i < n_clients; i++) {
+        if (clients[i].init_bytes != clients[0].init_bytes) {
+            fatal("initial contents: client %d got %" PRIu64 " bytes, "
+                  "client 0 got %" PRIu64, i, clients[i].init_bytes,
+                  clients[0].init_bytes);
+        }
+    }
+    printf("init_seconds %.3f\n", now() - t0);
+    printf("init_server_cpu_s %.3f\n", server_cpu(NULL, NULL) - cpu0);
+    printf("init_bytes_per_client %" PRIu64 "\n", clients[0].init_bytes);
+}
+
+int
+main(int argc, char *argv[])
+{
+    struct workload w;
+    struct wbuf txn = { 0 };
+    double *lat;
+    int64_t updates;
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    parse_options(argc, argv);
+    epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (epfd < 0) {
+        fatal("epoll_create1: %s", strerror(errno));
+    }
+    printf("clients %d\ntxns %d\nbatch %u\ndps %u\n", n_clients, n_txns,
+           batch, n_dps);
+
+    connect_clients();
+
+    writer.fd = connect_unix();
+    jr_scan_init(&writer.scan);
+    writer.last_reply = -1;
+    epoll_add(writer.fd, -1);
+
+    /* The datapaths, not measured. */
+    workload_init(&w, db_name, n_dps, batch);
+    workload_setup(&w, &txn, writer.next_id);
+    updates = 1;
+    transact(&txn, writer.next_id++, updates, "the setup transaction");
+
+    /* The workload. */
+    lat = calloc(n_txns, sizeof *lat);
+    reset_counts();
+    long log_from = server_log ? file_size(server_log) : 0;
+    double ut0, st0, ut1, st1;
+    double cpu0 = server_cpu(&ut0, &st0), self0 = self_cpu();
+    double t0 = now();
+    uint64_t txn_bytes = 0;
+
+    for (int k = 0; k < n_txns; k++) {
+        workload_next(&w, &txn, writer.next_id);
+        txn_bytes += txn.len;
+        lat[k] = transact(&txn, writer.next_id++, ++updates,
+                          "a transaction's update");
+    }
+    double wall = now() - t0;
+    double cpu1 = server_cpu(&ut1, &st1), self1 = self_cpu();
+
+    /* A barrier: once its reply is here, the server has been back to its
+     * poll loop, and has logged the last long poll interval, if any. */
+    workload_noop(&w, &txn, writer.next_id);
+    transact(&txn, writer.next_id++, -1, "the barrier transaction");
+
+    check_same_bytes("workload");
+
+    qsort(lat, n_txns, sizeof *lat, cmp_double);
+    printf("server_cpu_s %.3f\nserver_utime_s %.3f\nserver_stime_s %.3f\n",
+           cpu1 - cpu0, ut1 - ut0, st1 - st0);
+    printf("wall_s %.3f\n", wall);
+    printf("client_cpu_s %.3f\n", self1 - self0);
+    printf("txn_bytes %" PRIu64 "\n", txn_bytes);
+    printf("updates_per_client %" PRIu64 "\n", clients[0].msgs);
+    printf("bytes_per_client %" PRIu64 "\n", clients[0].bytes);
+    printf("bytes_total %" PRIu64 "\n", clients[0].bytes * n_clients);
+    printf("content_hash %016" PRIx64 "\n", clients[0].hash);
+    printf("fanout_ms_median %.1f\nfanout_ms_p95 %.1f\nfanout_ms_max %.1f\n",
+           1000 * percentile(lat, n_txns, 50),
+           1000 * percentile(lat, n_txns, 95), 1000 * lat[n_txns - 1]);
+    uint64_t echoes = 0;
+    for (int i = 0; i < n_clients; i++) {
+        echoes += clients[i].n_echoes;
+    }
+    printf("echoes %" PRIu64 "\n", echoes);
+    print_poll_intervals(log_from);
+
+    for (int i = 0; i < n_clients; i++) {
+        close(clients[i].fd);
+    }
+    close(writer.fd);
+    free(clients);
+    free(lat);
+    wbuf_free(&txn);
+    wbuf_free(&writer_in);
+    return 0;
+}
