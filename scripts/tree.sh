@@ -1,1 +1,403 @@
-# placeholder, filled below
+# Working with an OVS tree: resolve, detect, apply, build, check, export,
+# summarize.  Source after common.sh and fetch.sh.
+
+PATCHES=${OVS_JSON_PERF_PATCHES:-"$TOP/patches"}
+BRANCH_PREFIX=ovs-json-perf
+
+# The changes the series makes, in the order it makes them, and how each
+# one shows in the sources.  detect_features prints "NAME yes|no" lines.
+FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays"
+declare -A FEATURE_TITLE=(
+    [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
+    [monitor-serialized-cache]="monitor json cache holds serialized json"
+    [inline-strings]="short strings stored in-place in struct json"
+    [inline-arrays]="short arrays stored in-place in struct json"
+)
+
+has_feature() {
+    local dir=$1 f=$2
+    case $f in
+    serialized-json)
+        grep -q 'JSON_SERIALIZED_OBJECT' "$dir/include/openvswitch/json.h" ;;
+    monitor-serialized-cache)
+        grep -q 'json_serialized_object_create' "$dir/ovsdb/monitor.c" ;;
+    inline-strings)
+        grep -q 'JSON_STRING_INLINE' "$dir/include/openvswitch/json.h" ;;
+    inline-arrays)
+        grep -q 'JSON_ARRAY_INLINE' "$dir/include/openvswitch/json.h" ;;
+    *) return 1 ;;
+    esac
+}
+
+detect_features() {
+    local f
+    for f in $FEATURES; do
+        if has_feature "$1" "$f"; then echo "$f yes"; else echo "$f no"; fi
+    done
+}
+
+is_ovs_tree() {
+    [ -f "$1/configure.ac" ] &&
+        grep -q '^AC_INIT(openvswitch,' "$1/configure.ac" &&
+        [ -f "$1/lib/json.c" ] && [ -f "$1/include/openvswitch/json.h" ]
+}
+
+tree_version() {
+    sed -n 's/^AC_INIT(openvswitch, *\([0-9][0-9.]*\).*/\1/p' "$1/configure.ac" | head -n1
+}
+
+# The series a version takes: same major.minor as one of our bases.
+series_base_for() {
+    local v=$1 b
+    for b in $SUPPORTED_BASES; do
+        [ "${v%.*}" = "${b%.*}" ] && { echo "$b"; return 0; }
+    done
+    return 1
+}
+
+# Set TREE, SERIES_BASE and MANAGED from BASE / OVS_SRC.
+resolve_tree() {
+    if [ -n "$OVS_SRC" ]; then
+        [ -d "$OVS_SRC" ] || die "$OVS_SRC: no such directory"
+        TREE=$(cd "$OVS_SRC" && pwd -P)
+        MANAGED=0
+        is_ovs_tree "$TREE" ||
+            die "$TREE is not an Open vSwitch source tree (no configure.ac with AC_INIT(openvswitch, ...) and lib/json.c)"
+    else
+        is_supported_base "$BASE" ||
+            die "unsupported base '$BASE' (supported: $SUPPORTED_BASES)"
+        fetch_base "$BASE"
+        TREE="$BUILD/ovs-$BASE"
+        MANAGED=1
+    fi
+    TREE_VERSION=$(tree_version "$TREE")
+    SERIES_BASE=$(series_base_for "$TREE_VERSION") ||
+        die "unsupported OVS version '${TREE_VERSION:-unknown}' in $TREE (supported: ${SUPPORTED_BASES// /, }, and their x.y.z releases)"
+    export TREE TREE_VERSION SERIES_BASE MANAGED
+}
+
+print_detection() {
+    local dir=$1 f v
+    echo "tree:    $dir"
+    echo "version: $(tree_version "$dir") (series: patches/$(series_base_for "$(tree_version "$dir")"))"
+    while read -r f v; do
+        printf '  %-26s %-3s  %s\n' "$f" "$v" "${FEATURE_TITLE[$f]}"
+    done < <(detect_features "$dir")
+}
+
+# The feature a patch of ours brings, from its subject line.
+patch_feature() {
+    local subj
+    subj=$(sed -n 's/^Subject: *//p' "$1" | head -n1)
+    case $subj in
+    *[Ss]tring*) echo inline-strings ;;
+    *[Aa]rray*) echo inline-arrays ;;
+    *) echo always ;;
+    esac
+}
+
+# Print the patch files of the series for SERIES_BASE that TREE still needs,
+# and report on stderr the ones whose change the tree already has.
+series_to_apply() {
+    local tree=$1 dir="$PATCHES/$SERIES_BASE" p f
+    [ -f "$dir/series" ] || return 0
+    while read -r p; do
+        case $p in ''|'#'*) continue ;; esac
+        [ -f "$dir/$p" ] || die "patches/$SERIES_BASE/series names $p, which does not exist"
+        f=$(patch_feature "$dir/$p")
+        if [ "$f" != always ] && has_feature "$tree" "$f"; then
+            echo "  already present: $f (${FEATURE_TITLE[$f]}): skipping $p" >&2
+            continue
+        fi
+        echo "$dir/$p"
+    done <"$dir/series"
+}
+
+# One hash of the patch files' names and contents.
+series_digest() {
+    local p
+    for p in "$@"; do
+        echo "$(basename "$p") $(sha256sum <"$p")"
+    done | sha256sum | cut -d' ' -f1
+}
+
+git_tree() {
+    git -C "$TREE" "$@"
+}
+
+is_git_toplevel() {
+    local top
+    top=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) || return 1
+    [ "$(cd "$top" && pwd -P)" = "$1" ]
+}
+
+# git needs an identity for git am; use the user's, or ours.
+git_identity_env() {
+    git -C "$TREE" config user.name >/dev/null 2>&1 ||
+        export GIT_COMMITTER_NAME="ovs-json-perf" GIT_AUTHOR_NAME="ovs-json-perf"
+    git -C "$TREE" config user.email >/dev/null 2>&1 ||
+        export GIT_COMMITTER_EMAIL="ovs-json-perf@localhost" GIT_AUTHOR_EMAIL="ovs-json-perf@localhost"
+}
+
+# State to restore if apply fails or is interrupted.
+APPLY_ORIG=
+APPLY_BRANCH=
+APPLY_GITDIR=
+
+apply_rollback() {
+    trap - INT TERM
+    [ -n "$APPLY_BRANCH" ] || return 0
+    echo "rolling back: restoring $APPLY_ORIG" >&2
+    git_tree am --abort >/dev/null 2>&1 || true
+    if [ -n "$APPLY_GITDIR" ]; then
+        # Plain tree: put every file back as it was committed.
+        git_tree reset -q --hard "$APPLY_ORIG" >/dev/null 2>&1 || true
+    else
+        git_tree checkout -q "$APPLY_ORIG" >/dev/null 2>&1 || true
+        git_tree branch -q -D "$APPLY_BRANCH" >/dev/null 2>&1 || true
+    fi
+    APPLY_BRANCH=
+}
+
+on_interrupt() {
+    echo >&2
+    apply_rollback
+    cleanup_plain_git
+    die "interrupted; $TREE is as it was"
+}
+
+# For a plain directory: a temporary git repository outside it.
+setup_plain_git() {
+    APPLY_GITDIR=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-git.XXXXXX")
+    export GIT_DIR="$APPLY_GITDIR" GIT_WORK_TREE="$TREE"
+    git init -q
+    git config core.excludesFile /dev/null
+    git add -A -f .
+    git -c user.name=ovs-json-perf -c user.email=ovs-json-perf@localhost \
+        commit -q -m "tree as found"
+}
+
+cleanup_plain_git() {
+    [ -n "$APPLY_GITDIR" ] || return 0
+    unset GIT_DIR GIT_WORK_TREE
+    rm -rf "$APPLY_GITDIR"
+    APPLY_GITDIR=
+}
+
+# Refuse a git tree we must not touch.
+check_git_state() {
+    local gd
+    gd=$(git_tree rev-parse --absolute-git-dir)
+    if [ -d "$gd/rebase-apply" ] || [ -d "$gd/rebase-merge" ] ||
+       [ -f "$gd/MERGE_HEAD" ] || [ -f "$gd/CHERRY_PICK_HEAD" ]; then
+        die "$TREE has a git am, rebase or merge in progress; finish or abort it first"
+    fi
+    if [ "$MANAGED" = 0 ] && [ "$FORCE" = 0 ] &&
+       [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
+        die "$TREE has uncommitted changes; commit or stash them, or use --force"
+    fi
+}
+
+apply_series() {
+    local tree=$1 patches=() p n=0 new
+    stage "apply: $tree is OVS $TREE_VERSION; series patches/$SERIES_BASE"
+    mapfile -t patches < <(series_to_apply "$tree")
+    if [ ${#patches[@]} -eq 0 ]; then
+        stage "apply: nothing to apply; the tree already has every change of the series"
+        APPLIED_PATCHES=()
+        return 0
+    fi
+    new="$BRANCH_PREFIX/$SERIES_BASE"
+    if is_git_toplevel "$tree"; then
+        [ "$MANAGED" = 0 ] || git_tree am --abort >/dev/null 2>&1 || true
+        check_git_state
+        if [ "$MANAGED" = 1 ]; then
+            if [ "$(git_tree symbolic-ref -q --short HEAD)" = "$new" ] &&
+               [ "$(git_tree config "ovs-json-perf.$SERIES_BASE.series" 2>/dev/null)" = "$(series_digest "${patches[@]}")" ]; then
+                stage "apply: $tree already has this series on $new"
+                APPLIED_PATCHES=("${patches[@]}")
+                return 0
+            fi
+            # Our own tree: start again from the base commit.  Local
+            # changes (the build system ./boot.sh regenerated) carry over.
+            git_tree checkout -q --detach "base/$SERIES_BASE" ||
+                git_tree checkout -q -f --detach "base/$SERIES_BASE"
+            git_tree branch -q -D "$new" >/dev/null 2>&1 || true
+        fi
+        if git_tree rev-parse -q --verify "refs/heads/$new" >/dev/null; then
+            [ "$(git_tree symbolic-ref -q --short HEAD)" != "$new" ] ||
+                die "$tree is on branch $new already; check out the branch to apply on first"
+            [ "$FORCE" = 1 ] ||
+                die "$tree already has a branch $new; delete it or use --force to replace it"
+            git_tree branch -q -D "$new"
+        fi
+        APPLY_ORIG=$(git_tree symbolic-ref -q --short HEAD || git_tree rev-parse HEAD)
+    else
+        setup_plain_git
+        APPLY_ORIG=$(git rev-parse HEAD)
+    fi
+    git_identity_env
+    local fork
+    fork=$(git_tree rev-parse HEAD)
+    trap on_interrupt INT TERM
+    APPLY_BRANCH=$new
+    git_tree checkout -q -b "$new"
+    for p in "${patches[@]}"; do
+        n=$((n + 1))
+        stage "apply: [$n/${#patches[@]}] $(basename "$p")"
+        if ! run git -C "$tree" am -q "$p"; then
+            apply_rollback
+            cleanup_plain_git
+            die "$(basename "$p") does not apply to $tree; the tree is back as it was (details in $LOG)"
+        fi
+        [ -z "${OVS_JSON_PERF_APPLY_DELAY:-}" ] || sleep "$OVS_JSON_PERF_APPLY_DELAY"
+    done
+    trap - INT TERM
+    APPLY_BRANCH=
+    APPLIED_PATCHES=("${patches[@]}")
+    [ "$MANAGED" = 0 ] ||
+        git_tree config "ovs-json-perf.$SERIES_BASE.series" "$(series_digest "${patches[@]}")"
+    [ -n "$APPLY_GITDIR" ] || git_tree config "ovs-json-perf.$SERIES_BASE.base" "$fork"
+    if [ -n "$APPLY_GITDIR" ]; then
+        cleanup_plain_git
+        stage "apply: ${#patches[@]} patches applied in place to the plain tree $tree"
+    else
+        stage "apply: ${#patches[@]} patches applied on branch $new (was on $APPLY_ORIG)"
+    fi
+}
+
+# configure was made by this machine's autoconf, or needs ./boot.sh.
+needs_boot() {
+    local ours
+    ours=$(autoconf --version | sed -n '1s/.* //p')
+    ! head -n 5 "$1/configure" 2>/dev/null | grep -q "Generated by GNU Autoconf $ours"
+}
+
+CONFIGURE_ARGS=(--enable-Werror "PYTHON3=$PYTHON3")
+
+build_tree() {
+    local tree=$1
+    need_build_deps
+    if needs_boot "$tree"; then
+        stage "build: ./boot.sh (regenerate the build system with local autotools)"
+        (cd "$tree" && run ./boot.sh) || die "boot.sh failed in $tree"
+    fi
+    local want="${CONFIGURE_ARGS[*]}"
+    if [ ! -f "$tree/Makefile" ] || [ "$(cat "$tree/.ovs-json-perf-configure" 2>/dev/null)" != "$want" ] ||
+       [ "$tree/configure" -nt "$tree/config.status" ]; then
+        stage "build: ./configure ${CONFIGURE_ARGS[*]}"
+        (cd "$tree" && run ./configure "${CONFIGURE_ARGS[@]}") || die "configure failed in $tree"
+        echo "$want" >"$tree/.ovs-json-perf-configure"
+    fi
+    stage "build: make -j$(nproc)"
+    (cd "$tree" && run make -j"$(nproc)") || die "make failed in $tree"
+    stage "build: done"
+}
+
+# Title of the one full-suite test that dials a non-loopback address.
+OFFNET_TEST_TITLE="ofproto - hidden rules not in table stats"
+
+# With no -k/-n selection, select every test but the off-net one, by title.
+check_flags_default() {
+    echo "-j$(nproc) -k json -k ovsdb -k monitor -k library"
+}
+
+full_suite_flags() {
+    local tree=$1 num total
+    num=$(cd "$tree/tests" && ./testsuite -l | awk -v t="$OFFNET_TEST_TITLE" \
+        'index($0, t) { print $1; exit }' | tr -d ':')
+    total=$(cd "$tree/tests" && ./testsuite -l | awk '$1 ~ /^[0-9]+:$/ { n = $1 } END { print n + 0 }')
+    [ -n "$num" ] || { echo "1-$total"; return; }
+    echo "1-$((num - 1)) $((num + 1))-$total"
+}
+
+check_tree() {
+    local tree=$1
+    shift
+    local flags="$*"
+    [ -f "$tree/Makefile" ] || die "$tree is not built; run ./build.sh build first"
+    [ -n "$flags" ] || flags=$(check_flags_default)
+    if [ "$flags" = full ] || [ "$flags" = "-j$(nproc) full" ]; then
+        flags="-j$(nproc) $(full_suite_flags "$tree")"
+        stage "check: full suite without \"$OFFNET_TEST_TITLE\""
+    fi
+    stage "check: make check TESTSUITEFLAGS='$flags' in $tree"
+    local rc=0
+    (cd "$tree" && run make check TESTSUITEFLAGS="$flags") || rc=$?
+    local tlog="$tree/tests/testsuite.log"
+    if [ -f "$tlog" ]; then
+        grep -E '^[0-9]+ tests? (were successful|was successful|behaved as expected)|^ERROR: |tests? (failed|were skipped)' "$tlog" | head -n 5 || true
+        sed -n '/^## Summary of the failures/,/^## Detailed/p' "$tlog" | grep -E '^ *[0-9]+:' || true
+    fi
+    [ $rc -eq 0 ] || die "make check failed in $tree (log $LOG, testsuite log $tlog)"
+    stage "check: passed"
+}
+
+# sizeof(struct json) as the tree's headers and compiler see it.
+json_sizeof() {
+    local tree=$1 out
+    out=$(mktemp "${TMPDIR:-/tmp}/jsonsize.XXXXXX")
+    printf '#include <config.h>\n#include <stdio.h>\n#include "openvswitch/json.h"\nint main(void) { printf("%%zu\\n", sizeof(struct json)); return 0; }\n' |
+        cc -x c -I"$tree" -I"$tree/include" -I"$tree/lib" -o "$out" - 2>/dev/null &&
+        "$out"
+    rm -f "$out"
+}
+
+print_summary() {
+    local tree=$1 before=$2 after f b a
+    after=$(detect_features "$tree")
+    echo
+    echo "=== ovs-json-perf summary ==="
+    echo "base:            OVS $TREE_VERSION (series patches/$SERIES_BASE)"
+    if [ ${#APPLIED_PATCHES[@]} -gt 0 ]; then
+        echo "patches applied: ${#APPLIED_PATCHES[@]}"
+        for f in "${APPLIED_PATCHES[@]}"; do echo "  $(basename "$f")"; done
+    else
+        echo "patches applied: none (nothing to apply)"
+    fi
+    echo "features:        before -> after"
+    for f in $FEATURES; do
+        b=$(awk -v f="$f" '$1 == f { print $2 }' <<<"$before")
+        a=$(awk -v f="$f" '$1 == f { print $2 }' <<<"$after")
+        printf '  %-26s %-3s -> %-3s\n' "$f" "$b" "$a"
+    done
+    echo "sizeof(struct json): $(json_sizeof "$tree" || echo unknown) bytes"
+    echo "tree:            $tree"
+    if is_git_toplevel "$tree"; then
+        echo "branch:          $(git_tree symbolic-ref -q --short HEAD || git_tree rev-parse --short HEAD)"
+    fi
+    echo "log:             $LOG"
+}
+
+# Regenerate patches/<base>/ from the tree's branch.
+export_series() {
+    local tree=$1 branch="$BRANCH_PREFIX/$SERIES_BASE" base out
+    out="$PATCHES/$SERIES_BASE"
+    is_git_toplevel "$tree" || die "export needs a git tree; $tree is not one"
+    git_tree rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
+        die "$tree has no branch $branch; run ./build.sh apply first"
+    base=$(git_tree config "ovs-json-perf.$SERIES_BASE.base" 2>/dev/null ||
+           git_tree rev-parse "base/$SERIES_BASE")
+    mkdir -p "$out"
+    local subject body
+    if [ -f "$out/0000-cover-letter.patch" ]; then
+        subject=$(awk '/^Subject: / { s = $0; on = 1; next }
+                       on && /^[ \t]/ { s = s $0; next }
+                       on { exit }
+                       END { sub(/^Subject: \[PATCH[^]]*\] */, "", s); print s }' \
+                  "$out/0000-cover-letter.patch")
+        body=$(awk 'NR > 1 && /^$/ && !hdr_done { hdr_done = 1; next }
+                    hdr_done && /^[^ ].* \([0-9]+\):$/ { exit }
+                    hdr_done { print }' "$out/0000-cover-letter.patch")
+    fi
+    [ -n "${subject:-}" ] || subject="json: Store short strings and arrays in-place."
+    git_tree config "branch.$branch.description" "$subject
+
+$body"
+    stage "export: git format-patch $base..$branch -> $out"
+    find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
+    run git -C "$tree" format-patch -q --cover-letter --cover-from-description=subject \
+        --thread=shallow -o "$out" "$base..$branch" || die "format-patch failed"
+    (cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-' >series)
+    stage "export: $(wc -l <"$out/series") patches and a cover letter in $out"
+}

@@ -1,0 +1,151 @@
+# Benchmark build trees: one git worktree per (base, variant), built with
+# identical flags, rebuilt only when its sources change.
+#
+# Source it after scripts/common.sh (it needs TOP, BUILD, LOG, stage, run,
+# die, need_pkgs).  Interface:
+#
+#   bench_tree BASE VARIANT [EXTRA_PATCH...]
+#
+#     Creates or updates the worktree $BUILD/bench/BASE-VARIANT of
+#     $BUILD/ovs-BASE (running "./build.sh fetch BASE" when that is missing)
+#     and builds it.  On return, the global BENCH_TREE holds its path.
+#
+#       VARIANT "stock"    pristine/BASE, nothing applied (no EXTRA_PATCH
+#                          allowed).
+#       VARIANT "patched"  pristine/BASE + "git am" of every file listed in
+#                          patches/BASE/series, in order, then the optional
+#                          EXTRA_PATCH files.  Without a series file (not yet
+#                          exported) it is built like stock, with a warning.
+#       any other name     pristine/BASE + "git am" of the EXTRA_PATCH files
+#                          (at least one), e.g. a measurement-only patch.
+#
+#     Build, the same for every variant:
+#       ./boot.sh
+#       ./configure PYTHON3=/usr/bin/python3 CFLAGS='-O2 -g' [CC='ccache gcc']
+#       make -j$(nproc)
+#     ccache (installed on demand) is shared by all worktrees through
+#     CCACHE_BASEDIR=$BUILD/bench and CCACHE_NOHASHDIR, with its cache in
+#     $BUILD/ccache.
+#
+#     The tree is rebuilt only when the stamp $BENCH_TREE/.bench-stamp, a
+#     hash of the pristine commit, the patch contents and the build flags,
+#     differs; otherwise bench_tree returns at once.
+#
+#   bench_tree_bin TREE PROGRAM   prints TREE/PROGRAM after checking that it
+#                                 is executable (e.g. ovsdb/ovsdb-server).
+
+BENCH_CFLAGS='-O2 -g'
+BENCH_TREE=
+
+# Prints the key that identifies the sources and flags of a tree.
+bench_tree_key() {
+    local src=$1 base=$2
+    shift 2
+    {
+        echo "pristine $(git -C "$src" rev-parse "pristine/$base^{commit}")"
+        echo "cflags $BENCH_CFLAGS"
+        local p
+        for p in "$@"; do
+            echo "patch $(basename "$p") $(sha1sum <"$p" | cut -d' ' -f1)"
+        done
+    } | sha1sum | cut -d' ' -f1
+}
+
+# Lists the patch files of the committed series for BASE, one per line.
+bench_series_files() {
+    local base=$1 dir="$TOP/patches/$1" name
+    [ -f "$dir/series" ] || return 0
+    while IFS= read -r name || [ -n "$name" ]; do
+        name=${name%%#*}
+        name=$(echo "$name" | tr -d '[:space:]')
+        [ -n "$name" ] || continue
+        [ -f "$dir/$name" ] || die "patches/$base/series lists missing file '$name'"
+        echo "$dir/$name"
+    done <"$dir/series"
+}
+
+bench_tree() {
+    local base=${1:-} variant=${2:-}
+    [ -n "$base" ] && [ -n "$variant" ] ||
+        die "usage: bench_tree BASE VARIANT [EXTRA_PATCH...]"
+    shift 2
+    is_supported_base "$base" || die "unsupported base '$base' (have: $SUPPORTED_BASES)"
+    case $variant in
+    */*|.*|'') die "bad variant name '$variant'" ;;
+    esac
+
+    local patches=() p
+    case $variant in
+    stock)
+        [ $# -eq 0 ] || die "bench_tree: variant 'stock' takes no patches"
+        ;;
+    patched)
+        mapfile -t patches < <(bench_series_files "$base")
+        [ ${#patches[@]} -gt 0 ] ||
+            echo "warning: patches/$base/series is missing or empty; 'patched' is built like stock" >&2
+        patches+=("$@")
+        ;;
+    *)
+        [ $# -gt 0 ] || die "bench_tree: variant '$variant' needs at least one patch file"
+        patches=("$@")
+        ;;
+    esac
+    for p in "${patches[@]}"; do
+        [ -f "$p" ] || die "no such patch file: $p"
+    done
+
+    local src="$BUILD/ovs-$base"
+    if [ ! -d "$src/.git" ]; then
+        stage "fetching OVS $base"
+        run "$TOP/build.sh" fetch "$base" || die "fetch of $base failed"
+    fi
+
+    local wt="$BUILD/bench/$base-$variant" key
+    key=$(bench_tree_key "$src" "$base" "${patches[@]}")
+    BENCH_TREE=$wt
+    if [ -f "$wt/.bench-stamp" ] && [ "$(cat "$wt/.bench-stamp")" = "$key" ]; then
+        stage "tree $base-$variant is up to date ($wt)"
+        return 0
+    fi
+
+    need_pkgs ccache
+    mkdir -p "$BUILD/bench"
+    if [ ! -e "$wt/.git" ]; then
+        stage "creating worktree $base-$variant"
+        git -C "$src" worktree prune
+        run git -C "$src" worktree add --detach "$wt" "pristine/$base" ||
+            die "git worktree add $wt failed"
+    else
+        stage "resetting worktree $base-$variant to pristine/$base"
+        git -C "$wt" am --abort >/dev/null 2>&1 || true
+        run git -C "$wt" checkout -q -f --detach "pristine/$base" ||
+            die "checkout of pristine/$base in $wt failed"
+    fi
+    rm -f "$wt/.bench-stamp"
+
+    if [ ${#patches[@]} -gt 0 ]; then
+        stage "applying ${#patches[@]} patch(es) to $base-$variant"
+        run git -C "$wt" -c user.name=bench -c user.email=bench@localhost \
+            am -q --whitespace=nowarn "${patches[@]}" ||
+            die "git am failed in $wt"
+    fi
+
+    stage "building $base-$variant (boot, configure, make -j$(nproc))"
+    (
+        cd "$wt"
+        export CCACHE_BASEDIR="$BUILD/bench" CCACHE_NOHASHDIR=1
+        export CCACHE_DIR="$BUILD/ccache"
+        run ./boot.sh || die "boot.sh failed in $wt"
+        run ./configure PYTHON3=/usr/bin/python3 CFLAGS="$BENCH_CFLAGS" \
+            CC="ccache gcc" || die "configure failed in $wt"
+        run make -j"$(nproc)" || die "make failed in $wt"
+    ) || exit 1
+    echo "$key" >"$wt/.bench-stamp"
+    stage "built $base-$variant"
+}
+
+bench_tree_bin() {
+    local f="$1/$2"
+    [ -x "$f" ] || die "missing program $f (build of $1 incomplete?)"
+    echo "$f"
+}

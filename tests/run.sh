@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Everything CI runs: ./build.sh test.  Ends with "N passed, N failed".
+#
+# 1. For each base with a series: apply it, build with --enable-Werror,
+#    run checkpatch on every patch, build every patch of the series in turn
+#    (bisectability), and run the check selections.
+# 2. For 4.0.0: detection reports the series' changes as already present.
+# 3. Every tests/t-*.sh component (bad input, lib-json, benchmarks' smoke
+#    tests, ...), each of which ends with its own "N passed, N failed".
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+export T0 BUILD
+
+log_start test
+export LOG
+
+PASSED=0
+FAILED=0
+FAILURES=()
+
+ok() {
+    PASSED=$((PASSED + 1))
+    echo "ok $*"
+}
+
+fail() {
+    FAILED=$((FAILED + 1))
+    FAILURES+=("$*")
+    echo "FAIL $*"
+}
+
+# Run a named step; its output goes to the log.
+step() {
+    local name=$1
+    shift
+    stage "test: $name"
+    if "$@" >>"$LOG" 2>&1; then
+        ok "$name"
+    else
+        fail "$name (see $LOG)"
+    fi
+}
+
+# Check selections for the patched trees: all json, monitor and library
+# tests, plus the ovsdb tests that exercise json heavily (data, execution,
+# server, idl in C).  CHECK_FLAGS overrides it.
+CHECK_FLAGS=${CHECK_FLAGS:-"-j$(nproc) -k json -k monitor -k library -k ovsdb-data -k ovsdb-execute"}
+
+checkpatch_all() {
+    local tree=$1 base=$2 p rc=0
+    while read -r p; do
+        case $p in ''|'#'*) continue ;; esac
+        echo "checkpatch $p"
+        (cd "$tree" && "$PYTHON3" utilities/checkpatch.py "$TOP/patches/$base/$p") || rc=1
+    done <"$TOP/patches/$base/series"
+    return $rc
+}
+
+# Build every commit of the series but the last (the main build does that)
+# in a worktree, and run the json tests at each.
+bisect_build() {
+    local base=$1 tree="$BUILD/ovs-$1" wt="$BUILD/test/bisect-$1" c n=0
+    local commits
+    mapfile -t commits < <(git -C "$tree" rev-list --reverse "base/$base..ovs-json-perf/$base")
+    [ ${#commits[@]} -gt 1 ] || return 0
+    if [ ! -d "$wt" ]; then
+        mkdir -p "$BUILD/test"
+        git -C "$tree" worktree prune
+        git -C "$tree" worktree add -f --detach "$wt" "${commits[0]}"
+    fi
+    for c in "${commits[@]:0:${#commits[@]}-1}"; do
+        n=$((n + 1))
+        stage "test: bisect $base: [$n/$((${#commits[@]} - 1))] $(git -C "$tree" log -1 --format=%s "$c")"
+        git -C "$wt" checkout -q --detach "$c"
+        if ! (OVS_SRC="$wt" FORCE=1 "$TOP/build.sh" build --ovs-src "$wt" &&
+              cd "$wt" && make check TESTSUITEFLAGS="-j$(nproc) -k json") >>"$LOG" 2>&1; then
+            echo "bisect: commit $c of $base does not build or pass -k json"
+            return 1
+        fi
+    done
+}
+
+detect_has() {
+    "$TOP/build.sh" detect --base "$1" | grep -qE "^ *$2 +yes"
+}
+
+test_base() {
+    local base=$1
+    if [ ! -f "$TOP/patches/$base/series" ]; then
+        fail "$base: patches/$base/series is missing"
+        return
+    fi
+    step "$base: fetch" "$TOP/build.sh" fetch "$base"
+    step "$base: apply series" "$TOP/build.sh" apply --base "$base"
+    step "$base: build --enable-Werror" "$TOP/build.sh" build --base "$base"
+    step "$base: checkpatch on every patch" checkpatch_all "$BUILD/ovs-$base" "$base"
+    step "$base: detect inline-strings after apply" \
+        bash -c "'$TOP/build.sh' detect --base $base | grep -qE '^ *inline-strings +yes'"
+    step "$base: make check ($CHECK_FLAGS)" \
+        "$TOP/build.sh" check --base "$base" -- $CHECK_FLAGS
+    if [ "$base" = "$DEFAULT_BASE" ] || [ -n "${BISECT_ALL:-}" ]; then
+        step "$base: every patch builds and passes -k json (bisect)" bisect_build "$base"
+    fi
+}
+
+test_upstream_has_it() {
+    step "4.0.0: fetch" "$TOP/build.sh" fetch 4.0.0
+    step "4.0.0: detection reports inline strings as present" detect_has 4.0.0 inline-strings
+    step "4.0.0: detection reports inline arrays as present" detect_has 4.0.0 inline-arrays
+    step "4.0.0: detection reports the serialized monitor cache as present" \
+        detect_has 4.0.0 monitor-serialized-cache
+}
+
+# Run a component and add up its closing "N passed, N failed" line.
+run_component() {
+    local t=$1 name out rc=0 last p f
+    name=$(basename "$t" .sh)
+    stage "test: component $name"
+    out="$BUILD/logs/$name.out"
+    "$t" 2>&1 | tee "$out" | sed "s/^/  [$name] /" || rc=${PIPESTATUS[0]}
+    last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
+    if [ -z "$last" ]; then
+        fail "$name: no closing 'N passed, N failed' line (exit $rc)"
+        return
+    fi
+    p=$(sed 's/ passed.*//' <<<"$last")
+    f=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$last")
+    PASSED=$((PASSED + p))
+    FAILED=$((FAILED + f))
+    [ "$f" -eq 0 ] || FAILURES+=("$name: $f failed")
+    if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+        fail "$name: exited $rc"
+    fi
+}
+
+main() {
+    need_build_deps
+    local b t
+    for b in $DEFAULT_BASE 3.1.0; do
+        test_base "$b"
+    done
+    test_upstream_has_it
+    # The components use the default base, applied and built above.
+    for t in "$TOP"/tests/t-*.sh; do
+        [ -x "$t" ] || continue
+        run_component "$t"
+    done
+    echo
+    if [ ${#FAILURES[@]} -gt 0 ]; then
+        echo "failures:"
+        printf '  %s\n' "${FAILURES[@]}"
+    fi
+    echo "log: $LOG ($(elapsed))"
+    echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" -eq 0 ]
+}
+
+main "$@"

@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# lib-json component test: build (gcc and clang, static, shared, pkg-config),
+# unit tests, conformance cases, an ASan+UBSan run of all of them, a fuzz
+# smoke run, and the differential test against OVS's "ovstest test-json".
+#
+# Ends with "N passed, N failed"; exits non-zero iff a case failed.
+# Environment: BUILD, LOG, CI (from tests/run.sh); OVSTEST overrides the
+# reference program (default: the patched tree's tests/ovstest);
+# LIBJSON_FUZZ_SECONDS overrides the fuzz time (60 in CI, else 20).
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+log_start t-lib-json
+
+PASSED=0
+FAILED=0
+ok() {
+    PASSED=$((PASSED + 1))
+    echo "ok $*"
+}
+fail() {
+    FAILED=$((FAILED + 1))
+    echo "FAIL $*"
+}
+# check NAME CMD...: one case from a command's exit status.
+check() {
+    local name=$1
+    shift
+    if run "$@"; then
+        ok "$name"
+    else
+        fail "$name: '$*' failed (log: $LOG)"
+    fi
+}
+
+LIB="$TOP/lib-json"
+T="$BUILD/lib-json/t"
+rm -rf "$T"
+mkdir -p "$T"
+
+need_pkgs build-essential clang libclang-rt-14-dev pkg-config make
+
+# Runs a unit-test binary, folding its cases into ours with a prefix.
+run_cases() {
+    local prefix=$1 out last
+    shift
+    out="$T/cases.$$"
+    "$@" >"$out" 2>>"$LOG" || true
+    cat "$out" >>"$LOG"
+    last=$(tail -n 1 "$out")
+    if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' <<<"$last"; then
+        fail "$prefix: no closing line (crashed?); see $LOG"
+        return
+    fi
+    while IFS= read -r line; do
+        case $line in
+        "ok "*) ok "$prefix: ${line#ok }" ;;
+        "FAIL "*) fail "$prefix: ${line#FAIL }" ;;
+        esac
+    done <"$out"
+}
+
+# Conformance: y_ accepted, n_ rejected, i_ either (but no crash).
+# Prints one summary case; details of failures go to stdout.
+conformance() {
+    local name=$1 tj=$2 f base rc out bad=0 n=0
+    for f in "$TOP"/tests/lib-json/conformance/*.json; do
+        base=$(basename "$f")
+        n=$((n + 1))
+        rc=0
+        out=$("$tj" "$f" 2>&1) || rc=$?
+        case $base in
+        y_*) [ $rc -eq 0 ] && ! grep -q '^error:' <<<"$out" ;;
+        n_*) [ $rc -eq 1 ] && grep -q '^error:' <<<"$out" ;;
+        i_*) [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q '^error:' <<<"$out"; } ;;
+        esac || {
+            bad=$((bad + 1))
+            echo "  $name: $base: exit $rc: $(head -c 200 <<<"$out")"
+        }
+    done
+    if [ $bad -eq 0 ] && [ $n -gt 40 ]; then
+        ok "$name: $n cases"
+    else
+        fail "$name: $bad of $n cases wrong"
+    fi
+}
+
+# --- Build. ---
+stage "lib-json: build"
+check "build with gcc -std=c11 -Wall -Wextra -Werror" \
+    make -C "$LIB" -j2 O="$T/gcc" CC=gcc
+check "build with clang -std=c11 -Wall -Wextra -Werror" \
+    make -C "$LIB" -j2 O="$T/clang" CC=clang
+check "build of lib-json/ itself (libovsjson.a, .so, ovsjson.pc, test-json)" \
+    make -C "$LIB" -j2
+for f in libovsjson.a libovsjson.so ovsjson.pc test-json; do
+    if [ -s "$T/gcc/$f" ] && [ -s "$LIB/$f" ]; then
+        ok "artifact $f"
+    else
+        fail "artifact $f missing"
+    fi
+done
+if run make -C "$LIB" O="$T/gcc" install PREFIX="$T/prefix" &&
+   run env PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig" bash -c \
+       'cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags ovsjson) \
+           "$1" -o "$2" $(pkg-config --libs ovsjson)' _ \
+       "$TOP/tests/lib-json/unit.c" "$T/unit-shared" &&
+   run env LD_LIBRARY_PATH="$T/prefix/lib" "$T/unit-shared"; then
+    ok "unit tests built with pkg-config against libovsjson.so pass"
+else
+    fail "pkg-config/shared-library build of the unit tests (log: $LOG)"
+fi
+
+# --- Unit tests and conformance. ---
+stage "lib-json: unit tests"
+run cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror \
+    -I"$LIB/include" "$TOP/tests/lib-json/unit.c" "$T/gcc/libovsjson.a" \
+    -o "$T/unit" || fail "unit tests do not build"
+[ -x "$T/unit" ] && run_cases unit "$T/unit"
+
+stage "lib-json: conformance"
+conformance conformance "$T/gcc/test-json"
+
+# --- ASan + UBSan. ---
+stage "lib-json: ASan+UBSan build and run"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+if run make -C "$LIB" -j2 O="$T/asan" CC=gcc OPT="-O1 -g" EXTRA_CFLAGS="$SAN" &&
+   run gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror $SAN \
+       -I"$LIB/include" "$TOP/tests/lib-json/unit.c" "$T/asan/libovsjson.a" \
+       -o "$T/unit-asan"; then
+    ok "asan: build"
+    run_cases "asan: unit" "$T/unit-asan"
+    conformance "asan: conformance" "$T/asan/test-json"
+else
+    fail "asan: build (log: $LOG)"
+fi
+
+# --- Generated corpus (used by the ASan run and the differential test). ---
+stage "lib-json: generating the differential corpus"
+run cc -std=c11 -O2 -Wall -Wextra -Werror "$TOP/tests/lib-json/gen-corpus.c" \
+    -o "$T/gen-corpus"
+mkdir -p "$T/corpus"
+N_GEN=${LIBJSON_N_GEN:-300}
+run "$T/gen-corpus" 20251130 "$N_GEN" "$T/corpus"
+
+if [ -x "$T/asan/test-json" ]; then
+    bad=0
+    for f in "$T"/corpus/*.json; do
+        rc=0
+        "$T/asan/test-json" "$f" >/dev/null 2>"$T/asan.err" || rc=$?
+        if [ $rc -gt 1 ] || [ -s "$T/asan.err" ]; then
+            bad=$((bad + 1))
+            echo "  asan: $(basename "$f"): exit $rc: $(head -c 300 "$T/asan.err")"
+        fi
+    done
+    rc=0
+    "$T/asan/test-json" --multiple "$T/corpus/multi-0000.json" >/dev/null \
+        2>"$T/asan.err" || rc=$?
+    [ $rc -le 1 ] && [ ! -s "$T/asan.err" ] || bad=$((bad + 1))
+    if [ $bad -eq 0 ]; then
+        ok "asan: test-json on $((2 * N_GEN + 1)) generated documents"
+    else
+        fail "asan: $bad generated documents crashed or reported errors"
+    fi
+fi
+
+# --- Fuzz smoke. ---
+if [ "${CI:-}" = true ]; then
+    FUZZ_SECONDS=${LIBJSON_FUZZ_SECONDS:-60}
+else
+    FUZZ_SECONDS=${LIBJSON_FUZZ_SECONDS:-20}
+fi
+stage "lib-json: fuzz smoke (${FUZZ_SECONDS}s)"
+if LOG="$LOG" "$TOP/tests/fuzz.sh" "$FUZZ_SECONDS" >>"$LOG" 2>&1; then
+    ok "fuzz: ${FUZZ_SECONDS}s of parse/serialize/reparse/compare"
+else
+    fail "fuzz: the fuzzer failed; reproducers in $BUILD/lib-json/fuzz (log: $LOG)"
+fi
+
+# --- Differential test against OVS. ---
+stage "lib-json: differential test against ovstest test-json"
+OVSTEST=${OVSTEST:-"$BUILD/ovs-$DEFAULT_BASE/tests/ovstest"}
+
+# diff_files NAME OPTS FILES...: same stdout and exit status from both.
+diff_files() {
+    local name=$1 opts=$2 f n=0 bad=0 rc_a rc_b rejected=0
+    shift 2
+    for f in "$@"; do
+        n=$((n + 1))
+        rc_a=0
+        rc_b=0
+        # shellcheck disable=SC2086
+        "$T/gcc/test-json" $opts "$f" >"$T/a.out" 2>/dev/null || rc_a=$?
+        # shellcheck disable=SC2086
+        "$OVSTEST" test-json $opts "$f" >"$T/b.out" 2>/dev/null || rc_b=$?
+        [ $rc_b -eq 0 ] || rejected=$((rejected + 1))
+        if [ $rc_a -ne $rc_b ] || ! cmp -s "$T/a.out" "$T/b.out"; then
+            bad=$((bad + 1))
+            if [ $bad -le 3 ]; then
+                echo "  $name: $(basename "$f"): lib-json exit $rc_a, ovs exit $rc_b"
+                diff "$T/a.out" "$T/b.out" | head -c 600 | sed 's/^/    /'
+            fi
+        fi
+    done
+    if [ $n -eq 0 ]; then
+        fail "differential $name: no inputs"
+    elif [ $bad -eq 0 ]; then
+        ok "differential $name: $n inputs identical ($rejected rejected by both)"
+    else
+        fail "differential $name: $bad of $n inputs differ"
+    fi
+}
+
+if [ ! -x "$OVSTEST" ]; then
+    fail "differential: reference $OVSTEST is missing (run ./build.sh build)"
+else
+    echo "  reference: $OVSTEST"
+    diff_files "conformance" "" "$TOP"/tests/lib-json/conformance/*.json
+    diff_files "generated valid" "" "$T"/corpus/v-*.json
+    diff_files "generated damaged" "" "$T"/corpus/x-*.json
+    diff_files "generated --pretty" "--pretty" "$T"/corpus/v-00[0-4]*.json \
+        "$T"/corpus/x-00[0-4]*.json
+    diff_files "generated --multiple stream" "--multiple" \
+        "$T/corpus/multi-0000.json"
+    # Damaged documents one after the other: errors mid-stream.
+    cat "$T"/corpus/x-00[0-9]*.json >"$T/multi-bad.json"
+    diff_files "damaged --multiple stream" "--multiple" "$T/multi-bad.json"
+
+    # OVSDB files from the benchmark helper, if present: each record is a
+    # line "OVSDB JSON <len> <sha1>" followed by one line of JSON.
+    mapfile -t dbs < <(find "$BUILD/bench" -name '*.db' -size -200M 2>/dev/null | sort | head -n 4)
+    if [ ${#dbs[@]} -eq 0 ]; then
+        echo "  (no OVSDB files under $BUILD/bench; ./build.sh bench json --scale quick makes them)"
+    else
+        recs=()
+        for db in "${dbs[@]}"; do
+            r="$T/db-$(basename "$db" .db)"
+            awk 'prev ~ /^OVSDB JSON / { print > (out "-" NR ".json") } { prev = $0 }' \
+                out="$r" "$db"
+            awk 'prev ~ /^OVSDB JSON / { print } { prev = $0 }' "$db" >"$r-all.txt"
+            recs+=("$r"-[0-9]*.json)
+            diff_files "OVSDB $(basename "$db") as a --multiple stream" \
+                "--multiple" "$r-all.txt"
+        done
+        diff_files "OVSDB records" "" $(printf '%s\n' "${recs[@]}" | head -n 200)
+    fi
+fi
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
