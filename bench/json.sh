@@ -1,0 +1,533 @@
+#!/usr/bin/env bash
+# ./build.sh bench json [--scale quick|default|full] [--base 3.5.0] [--runs N]
+#
+# Reproduces the dump / compaction / RSS table of the seed on synthetic OVN
+# Northbound and Southbound databases, stock OVS against OVS with
+# patches/<base>/series, both built with the same flags (scripts/bench-trees.sh).
+# See bench/README.md.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=scripts/bench-trees.sh
+. "$TOP/scripts/bench-trees.sh"
+
+usage() {
+    cat <<EOF
+usage: ./build.sh bench json [--scale quick|default|full] [--base BASE] [--runs N]
+                             [--seed S] [--results-dir DIR] [--keep-dumps DIR]
+                             [--no-callgrind]
+
+  --scale        quick (~100k atoms per database), default (~1M), or
+                 full (~12M atoms NB, ~23M atoms SB, like the seed)
+  --base         OVS base version (default $DEFAULT_BASE)
+  --runs         measured runs per build and metric, median reported
+                 (default 3)
+  --seed         generator seed (default ovs-json-perf)
+  --results-dir  where the JSON and PNG results go (default bench/results)
+  --keep-dumps   also keep each build's "ovsdb-client dump -f json" output
+                 of each database in DIR (nb-stock.json, ...)
+  --no-callgrind skip the callgrind figure
+EOF
+}
+
+SCALE=default
+BASE=$DEFAULT_BASE
+RUNS=3
+SEED=ovs-json-perf
+RESULTS_DIR="$TOP/bench/results"
+KEEP_DUMPS=
+CALLGRIND=1
+while [ $# -gt 0 ]; do
+    case $1 in
+    --scale) SCALE=${2:-}; shift 2 || die "--scale needs a value" ;;
+    --scale=*) SCALE=${1#*=}; shift ;;
+    --base) BASE=${2:-}; shift 2 || die "--base needs a value" ;;
+    --base=*) BASE=${1#*=}; shift ;;
+    --runs) RUNS=${2:-}; shift 2 || die "--runs needs a value" ;;
+    --runs=*) RUNS=${1#*=}; shift ;;
+    --seed) SEED=${2:-}; shift 2 || die "--seed needs a value" ;;
+    --seed=*) SEED=${1#*=}; shift ;;
+    --results-dir) RESULTS_DIR=${2:-}; shift 2 || die "--results-dir needs a value" ;;
+    --results-dir=*) RESULTS_DIR=${1#*=}; shift ;;
+    --keep-dumps) KEEP_DUMPS=${2:-}; shift 2 || die "--keep-dumps needs a value" ;;
+    --keep-dumps=*) KEEP_DUMPS=${1#*=}; shift ;;
+    --no-callgrind) CALLGRIND=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option '$1'" ;;
+    esac
+done
+
+case $SCALE in
+quick) ATOMS_NB=100000; ATOMS_SB=100000 ;;
+default) ATOMS_NB=1000000; ATOMS_SB=1000000 ;;
+full) ATOMS_NB=12000000; ATOMS_SB=23000000 ;;
+*) die "unknown scale '$SCALE' (quick, default or full)" ;;
+esac
+case $RUNS in
+''|*[!0-9]*|0) die "--runs needs a positive integer, not '$RUNS'" ;;
+esac
+is_supported_base "$BASE" || die "unsupported base '$BASE' (have: $SUPPORTED_BASES)"
+[ -n "$SEED" ] || die "--seed must not be empty"
+mkdir -p "$RESULTS_DIR" || die "cannot create $RESULTS_DIR"
+RESULTS_DIR=$(cd "$RESULTS_DIR" && pwd)
+if [ -n "$KEEP_DUMPS" ]; then
+    mkdir -p "$KEEP_DUMPS" || die "cannot create $KEEP_DUMPS"
+    KEEP_DUMPS=$(cd "$KEEP_DUMPS" && pwd)
+fi
+
+log_start bench-json
+BENCH="$BUILD/bench"
+mkdir -p "$BENCH/run" "$BENCH/db"
+CLK_TCK=$(getconf CLK_TCK)
+VARIANTS=(stock patched)
+DBS=(nb sb)
+declare -A DBNAME=([nb]=OVN_Northbound [sb]=OVN_Southbound)
+declare -A LABEL=([nb]=Northbound [sb]=Southbound)
+
+# ---------------------------------------------------------------------------
+# Helpers.
+
+now() { date +%s.%N; }
+
+# Seconds between two "now" stamps.
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+
+# Server CPU time (user + system, all threads) in seconds.
+cpu_of() {
+    local stat
+    stat=$(cat "/proc/$1/stat") || die "process $1 is gone"
+    stat=${stat##*) }
+    # After the comm field: state is field 3, utime 14, stime 15.
+    echo "$stat" | awk -v hz="$CLK_TCK" '{ printf "%.2f", ($12 + $13) / hz }'
+}
+
+rss_of() {
+    awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"
+}
+
+# Median of the arguments.
+median() {
+    printf '%s\n' "$@" | sort -g | awk '
+        { v[NR] = $1 }
+        END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2];
+              else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# Improvement in percent of AFTER over BEFORE (lower is better).
+improvement() {
+    awk -v b="$1" -v a="$2" 'BEGIN { if (b > 0) printf "%.1f", (b - a) * 100 / b; else print "0.0" }'
+}
+
+fmt_secs() {
+    awk -v s="$1" 'BEGIN { if (s >= 10) f = "%.1f sec"; else if (s >= 1) f = "%.2f sec"; else f = "%.3f sec"; printf f, s }'
+}
+
+fmt_bytes() {
+    awk -v b="$1" 'BEGIN { if (b >= 1e9) printf "%.2f GB", b / 1e9; else printf "%.1f MB", b / 1e6 }'
+}
+
+fmt_count() {
+    awk -v n="$1" 'BEGIN { if (n >= 1e6) printf "%.1fM", n / 1e6; else if (n >= 1e3) printf "%.0fk", n / 1e3; else printf "%d", n }'
+}
+
+json_list() {
+    local IFS=,
+    echo "[$*]"
+}
+
+# ---------------------------------------------------------------------------
+# Builds.
+
+stage "bench json: scale $SCALE, base $BASE, $RUNS run(s), seed '$SEED'"
+need_build_deps
+need_pkgs gnuplot-nox valgrind
+declare -A TREE
+for v in "${VARIANTS[@]}"; do
+    bench_tree "$BASE" "$v"
+    TREE[$v]=$BENCH_TREE
+done
+SERIES=()
+mapfile -t SERIES < <(bench_series_files "$BASE" | xargs -r -n1 basename)
+stage "patched = pristine/$BASE + ${#SERIES[@]} patch(es) of patches/$BASE/series"
+
+# ---------------------------------------------------------------------------
+# Schemas and databases.
+
+SCHEMA_DIR="$BENCH/ovn-central/usr/share/ovn"
+if [ ! -f "$SCHEMA_DIR/ovn-nb.ovsschema" ] || [ ! -f "$SCHEMA_DIR/ovn-sb.ovsschema" ]; then
+    stage "downloading Debian's ovn-central for the OVN schemas"
+    rm -rf "$BENCH/ovn-central" "$BENCH"/ovn-central_*.deb
+    if ! (cd "$BENCH" && run apt-get download ovn-central); then
+        run apt-get update -q || die "apt-get update failed"
+        (cd "$BENCH" && run apt-get download ovn-central) ||
+            die "apt-get download ovn-central failed"
+    fi
+    run dpkg-deb -x "$(ls "$BENCH"/ovn-central_*.deb | head -n1)" "$BENCH/ovn-central" ||
+        die "cannot unpack ovn-central"
+    [ -f "$SCHEMA_DIR/ovn-nb.ovsschema" ] || die "ovn-central has no ovn-nb.ovsschema"
+fi
+declare -A SCHEMA=([nb]="$SCHEMA_DIR/ovn-nb.ovsschema" [sb]="$SCHEMA_DIR/ovn-sb.ovsschema")
+
+stage "building the generator"
+GEN="$BENCH/gen/ovsdb-gen"
+mkdir -p "$BENCH/gen"
+run make -C "$TOP/bench/gen" O="$BENCH/gen" || die "cannot build bench/gen"
+
+STOCK_TOOL="${TREE[stock]}/ovsdb/ovsdb-tool"
+declare -A DBFILE ATOMS_WANT=([nb]=$ATOMS_NB [sb]=$ATOMS_SB)
+# gen_db DB ATOMS FILE: generate (when out of date) and check a database.
+gen_db() {
+    local db=$1 atoms=$2 file=$3 key
+    key="$(sha1sum <"$GEN" | cut -c1-40) $(sha1sum <"${SCHEMA[$db]}" | cut -c1-40) $atoms $SEED"
+    if [ -f "$file" ] && [ -f "$file.stats" ] && [ "$(cat "$file.key" 2>/dev/null)" = "$key" ]; then
+        return 0
+    fi
+    rm -f "$file" "$file.key"
+    local t0 t1
+    t0=$(now)
+    run "$GEN" --db "$db" --schema "${SCHEMA[$db]}" --atoms "$atoms" \
+        --seed "$SEED" --stats "$file.stats" -o "$file" ||
+        die "generating $file failed"
+    t1=$(now)
+    stage "generated $(basename "$file"): $(fmt_bytes "$(stat -c %s "$file")"), $(grep '^atoms=' "$file.stats" | cut -d= -f2) atoms, $(grep '^short_string_pct=' "$file.stats" | cut -d= -f2)% of string atoms <= 23 bytes, in $(secs "$t0" "$t1") s"
+    # The file must be a valid standalone OVSDB database of the schema.
+    local ver name
+    ver=$("$STOCK_TOOL" db-version "$file") || die "ovsdb-tool db-version failed on $file"
+    name=$("$STOCK_TOOL" db-name "$file") || die "ovsdb-tool db-name failed on $file"
+    [ "$name" = "${DBNAME[$db]}" ] || die "$file: database name '$name', expected ${DBNAME[$db]}"
+    "$STOCK_TOOL" db-is-standalone "$file" || die "$file is not a standalone database"
+    local recs
+    recs=$("$STOCK_TOOL" show-log "$file" | grep -c '^record ') || true
+    [ "$recs" = 2 ] || die "$file: ovsdb-tool show-log shows $recs records, expected 2"
+    stage "checked $(basename "$file"): ovsdb-tool says $name $ver, standalone, 2 records"
+    echo "$key" >"$file.key"
+}
+
+for db in "${DBS[@]}"; do
+    DBFILE[$db]="$BENCH/db/$SCALE-$db.db"
+    stage "database ${LABEL[$db]} ($SCALE, ~$(fmt_count "${ATOMS_WANT[$db]}") atoms)"
+    gen_db "$db" "${ATOMS_WANT[$db]}" "${DBFILE[$db]}"
+done
+
+# ---------------------------------------------------------------------------
+# Servers and measurements.
+
+RUNDIR=$(mktemp -d "$BENCH/run/json-XXXXXX")
+SERVER_PIDS=()
+cleanup() {
+    local p
+    for p in "${SERVER_PIDS[@]}"; do
+        kill "$p" 2>/dev/null || true
+    done
+    rm -rf "$RUNDIR"
+}
+trap cleanup EXIT
+
+declare -A PID CTL SOCK
+# start_server DB VARIANT: copy the database, start ovsdb-server on it and
+# wait until it has loaded (--detach returns once the database is open).
+start_server() {
+    local db=$1 v=$2 d="$RUNDIR/$1-$2" t0 t1
+    mkdir -p "$d"
+    cp "${DBFILE[$db]}" "$d/db"
+    CTL[$db-$v]="$d/ctl"
+    SOCK[$db-$v]="$d/sock"
+    local c0
+    c0=$(awk '/^cpu /{print $2+$3+$4}' /proc/stat)
+    t0=$(now)
+    run env OVS_RUNDIR="$d" OVS_LOGDIR="$d" OVS_DBDIR="$d" \
+        "${TREE[$v]}/ovsdb/ovsdb-server" "$d/db" --no-chdir --detach \
+        --pidfile="$d/pid" --unixctl="$d/ctl" --remote="punix:$d/sock" \
+        --log-file="$d/log" -vconsole:off ||
+        die "ovsdb-server ($v) failed to start on $db; see $d/log"
+    t1=$(now)
+    PID[$db-$v]=$(cat "$d/pid")
+    SERVER_PIDS+=("${PID[$db-$v]}")
+    R_LOAD_WALL[$db-$v]=$(secs "$t0" "$t1")
+    R_LOAD_CPU[$db-$v]=$(cpu_of "${PID[$db-$v]}")
+    R_RSS[$db-$v]=$(rss_of "${PID[$db-$v]}")
+    R_ATOMS[$db-$v]=$(appctl "$db" "$v" memory/show | tr ' ' '\n' | sed -n 's/^atoms://p')
+    stage "  $v ovsdb-server loaded ${LABEL[$db]} in ${R_LOAD_WALL[$db-$v]} s (server CPU ${R_LOAD_CPU[$db-$v]} s), RSS $(fmt_bytes "${R_RSS[$db-$v]}"), memory/show atoms ${R_ATOMS[$db-$v]}"
+}
+
+appctl() {
+    local db=$1 v=$2
+    shift 2
+    "${TREE[$v]}/utilities/ovs-appctl" --timeout=3600 -t "${CTL[$db-$v]}" "$@"
+}
+
+stop_server() {
+    local db=$1 v=$2 p=${PID[$1-$2]} i
+    appctl "$db" "$v" exit >/dev/null 2>&1 || kill "$p" 2>/dev/null || true
+    for i in $(seq 1 100); do
+        kill -0 "$p" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -0 "$p" 2>/dev/null && kill -9 "$p" 2>/dev/null || true
+    local keep=() q
+    for q in "${SERVER_PIDS[@]}"; do
+        [ "$q" = "$p" ] || keep+=("$q")
+    done
+    SERVER_PIDS=("${keep[@]}")
+}
+
+# measure_dump DB VARIANT: one timed "ovsdb-client dump -f json" run.
+measure_dump() {
+    local db=$1 v=$2 p=${PID[$1-$2]} c0 c1 t0 t1
+    c0=$(cpu_of "$p")
+    t0=$(now)
+    "${TREE[$v]}/ovsdb/ovsdb-client" dump -f json "unix:${SOCK[$db-$v]}" \
+        "${DBNAME[$db]}" >/dev/null || die "ovsdb-client dump ($v, $db) failed"
+    t1=$(now)
+    c1=$(cpu_of "$p")
+    R_DUMP_CPU[$db-$v]+="$(awk -v a="$c0" -v b="$c1" 'BEGIN{printf "%.2f", b - a}') "
+    R_DUMP_WALL[$db-$v]+="$(secs "$t0" "$t1") "
+}
+
+measure_compact() {
+    local db=$1 v=$2 p=${PID[$1-$2]} c0 c1 t0 t1
+    c0=$(cpu_of "$p")
+    t0=$(now)
+    appctl "$db" "$v" ovsdb-server/compact >>"$LOG" 2>&1 ||
+        die "compaction ($v, $db) failed"
+    t1=$(now)
+    c1=$(cpu_of "$p")
+    R_COMPACT_CPU[$db-$v]+="$(awk -v a="$c0" -v b="$c1" 'BEGIN{printf "%.2f", b - a}') "
+    R_COMPACT_WALL[$db-$v]+="$(secs "$t0" "$t1") "
+}
+
+declare -A R_LOAD_WALL R_LOAD_CPU R_RSS R_ATOMS R_DUMP_CPU R_DUMP_WALL
+declare -A R_COMPACT_CPU R_COMPACT_WALL R_DUMP_SHA R_RSS_AFTER
+
+for db in "${DBS[@]}"; do
+    stage "${LABEL[$db]}: starting the servers"
+    for v in "${VARIANTS[@]}"; do
+        start_server "$db" "$v"
+    done
+    for r in $(seq 1 "$RUNS"); do
+        for v in "${VARIANTS[@]}"; do
+            measure_dump "$db" "$v"
+        done
+        stage "  dump run $r/$RUNS: server CPU stock $(echo "${R_DUMP_CPU[$db-stock]}" | awk '{print $NF}') s, patched $(echo "${R_DUMP_CPU[$db-patched]}" | awk '{print $NF}') s"
+    done
+    for r in $(seq 1 "$RUNS"); do
+        for v in "${VARIANTS[@]}"; do
+            measure_compact "$db" "$v"
+        done
+        stage "  compaction run $r/$RUNS: stock $(echo "${R_COMPACT_WALL[$db-stock]}" | awk '{print $NF}') s, patched $(echo "${R_COMPACT_WALL[$db-patched]}" | awk '{print $NF}') s"
+    done
+    for v in "${VARIANTS[@]}"; do
+        R_RSS_AFTER[$db-$v]=$(rss_of "${PID[$db-$v]}")
+    done
+    # Untimed: both builds must serve the same data, byte for byte.
+    for v in "${VARIANTS[@]}"; do
+        out=/dev/null
+        [ -z "$KEEP_DUMPS" ] || out="$KEEP_DUMPS/$db-$v.json"
+        R_DUMP_SHA[$db-$v]=$("${TREE[$v]}/ovsdb/ovsdb-client" dump -f json \
+            "unix:${SOCK[$db-$v]}" "${DBNAME[$db]}" | tee "$out" | sha1sum | cut -c1-40)
+    done
+    if [ "${R_DUMP_SHA[$db-stock]}" = "${R_DUMP_SHA[$db-patched]}" ]; then
+        stage "  dumps of stock and patched are identical (sha1 ${R_DUMP_SHA[$db-stock]})"
+    else
+        stage "  WARNING: dumps of stock and patched differ"
+    fi
+    for v in "${VARIANTS[@]}"; do
+        stop_server "$db" "$v"
+    done
+done
+
+# ---------------------------------------------------------------------------
+# Callgrind: a fixed workload, independent of --scale: tests/ovstest test-json
+# (parse, serialize with sorted keys, deep clone, compare, free) on the data
+# record of the quick NB and SB databases.
+
+declare -A IR
+if [ "$CALLGRIND" = 1 ]; then
+    stage "callgrind: test-json on the quick databases' data records"
+    for db in "${DBS[@]}"; do
+        qdb="$BENCH/db/quick-$db.db"
+        [ "$SCALE" = quick ] || gen_db "$db" 100000 "$qdb"
+        sed -n 4p "$qdb" >"$RUNDIR/cg-$db.json"
+        for v in "${VARIANTS[@]}"; do
+            cgout="$RUNDIR/callgrind-$db-$v.out"
+            valgrind --tool=callgrind --callgrind-out-file="$cgout" \
+                "${TREE[$v]}/tests/ovstest" test-json "$RUNDIR/cg-$db.json" \
+                >/dev/null 2>>"$LOG" || die "callgrind run ($v, $db) failed; see $LOG"
+            IR[$db-$v]=$(awk '/^(summary|totals):/ { print $2; exit }' "$cgout")
+            [ -n "${IR[$db-$v]}" ] || die "no instruction count in $cgout"
+            "${TREE[$v]}/tests/ovstest" test-json "$RUNDIR/cg-$db.json" |
+                sha1sum | cut -c1-40 >"$RUNDIR/cg-$db-$v.sha"
+        done
+        cmp -s "$RUNDIR/cg-$db-stock.sha" "$RUNDIR/cg-$db-patched.sha" ||
+            die "test-json output of stock and patched differ on $db"
+        stage "  ${LABEL[$db]}: stock ${IR[$db-stock]} Ir, patched ${IR[$db-patched]} Ir"
+    done
+fi
+
+# ---------------------------------------------------------------------------
+# Report.
+
+stat_of() { grep "^$2=" "${DBFILE[$1]}.stats" | cut -d= -f2; }
+
+print_table() {
+    local db=$1 size atoms
+    size=$(stat -c %s "${DBFILE[$db]}")
+    atoms=${R_ATOMS[$db-stock]}
+    local d_s d_p c_s c_p r_s r_p
+    d_s=$(median ${R_DUMP_CPU[$db-stock]})
+    d_p=$(median ${R_DUMP_CPU[$db-patched]})
+    c_s=$(median ${R_COMPACT_WALL[$db-stock]})
+    c_p=$(median ${R_COMPACT_WALL[$db-patched]})
+    r_s=${R_RSS[$db-stock]}
+    r_p=${R_RSS[$db-patched]}
+    echo
+    echo "With $(awk -v b="$size" 'BEGIN{printf "%.0f", b/1e6}')MB OVN ${LABEL[$db]} database with $(fmt_count "$atoms") atoms:"
+    echo
+    printf '  %-20s %12s %12s %12s\n' "" Before After Improvement
+    printf '  %-20s %12s %12s %10s %%\n' "ovsdb-client dump" "$(fmt_secs "$d_s")" "$(fmt_secs "$d_p")" "$(improvement "$d_s" "$d_p")"
+    printf '  %-20s %12s %12s %10s %%\n' "Compaction" "$(fmt_secs "$c_s")" "$(fmt_secs "$c_p")" "$(improvement "$c_s" "$c_p")"
+    printf '  %-20s %12s %12s %10s %%\n' "Memory usage (RSS)" "$(fmt_bytes "$r_s")" "$(fmt_bytes "$r_p")" "$(improvement "$r_s" "$r_p")"
+}
+
+print_details() {
+    local db=$1 m s p
+    echo
+    echo "  ${LABEL[$db]} details (medians of $RUNS; stock / patched / improvement):"
+    for m in DUMP_WALL:"dump wall time" COMPACT_CPU:"compaction server CPU" ; do
+        local k=${m%%:*} n=${m#*:} a b
+        eval "a=\$(median \${R_${k}[$db-stock]})"
+        eval "b=\$(median \${R_${k}[$db-patched]})"
+        printf '    %-24s %10s %10s %7s %%\n' "$n" "$(fmt_secs "$a")" "$(fmt_secs "$b")" "$(improvement "$a" "$b")"
+    done
+    printf '    %-24s %10s %10s %7s %%\n' "load wall time" "$(fmt_secs "${R_LOAD_WALL[$db-stock]}")" "$(fmt_secs "${R_LOAD_WALL[$db-patched]}")" "$(improvement "${R_LOAD_WALL[$db-stock]}" "${R_LOAD_WALL[$db-patched]}")"
+    printf '    %-24s %10s %10s %7s %%\n' "RSS after compactions" "$(fmt_bytes "${R_RSS_AFTER[$db-stock]}")" "$(fmt_bytes "${R_RSS_AFTER[$db-patched]}")" "$(improvement "${R_RSS_AFTER[$db-stock]}" "${R_RSS_AFTER[$db-patched]}")"
+    if [ "$CALLGRIND" = 1 ]; then
+        printf '    %-24s %10s %10s %7s %%\n' "callgrind test-json (Ir)" "$(fmt_count "${IR[$db-stock]}")" "$(fmt_count "${IR[$db-patched]}")" "$(improvement "${IR[$db-stock]}" "${IR[$db-patched]}")"
+    fi
+    echo "    raw dump server CPU (s): stock ${R_DUMP_CPU[$db-stock]}/ patched ${R_DUMP_CPU[$db-patched]}"
+    echo "    raw compaction time (s): stock ${R_COMPACT_WALL[$db-stock]}/ patched ${R_COMPACT_WALL[$db-patched]}"
+    echo "    generator: $(stat_of "$db" atoms) atoms, $(stat_of "$db" rows) rows, $(stat_of "$db" short_string_pct)% of $(stat_of "$db" string_atoms) string atoms <= 23 bytes; server memory/show atoms: stock ${R_ATOMS[$db-stock]}, patched ${R_ATOMS[$db-patched]}"
+    echo "    dumps identical: $([ "${R_DUMP_SHA[$db-stock]}" = "${R_DUMP_SHA[$db-patched]}" ] && echo yes || echo NO)"
+}
+
+TS=$(date -u +%Y%m%dT%H%M%SZ)
+REPORT="$RESULTS_DIR/json-$SCALE-$TS.txt"
+{
+    echo "bench json: scale $SCALE, base $BASE, $RUNS run(s), stock vs patched (${#SERIES[@]} patches), $(nproc) cores"
+    echo "ovsdb-client dump = server CPU time for the dump (median); Compaction = ovsdb-server/compact wall time (median); RSS after load"
+    for db in "${DBS[@]}"; do
+        print_table "$db"
+    done
+    for db in "${DBS[@]}"; do
+        print_details "$db"
+    done
+} >"$REPORT"
+cat "$REPORT"
+
+# JSON with the raw runs and medians.
+metric_json() {
+    local db=$1 name=$2 unit=$3 var=$4 s p
+    eval "s=\${${var}[$db-stock]}"
+    eval "p=\${${var}[$db-patched]}"
+    local ms mp
+    ms=$(median $s)
+    mp=$(median $p)
+    # shellcheck disable=SC2086
+    printf '"%s": {"unit": "%s", "stock": {"runs": %s, "median": %s}, "patched": {"runs": %s, "median": %s}, "improvement_pct": %s}' \
+        "$name" "$unit" "$(json_list $s)" "$ms" "$(json_list $p)" "$mp" "$(improvement "$ms" "$mp")"
+}
+
+JSON="$RESULTS_DIR/json-$SCALE-$TS.json"
+{
+    echo "{"
+    echo "  \"benchmark\": \"json\","
+    echo "  \"timestamp\": \"$TS\","
+    echo "  \"scale\": \"$SCALE\", \"base\": \"$BASE\", \"runs\": $RUNS, \"seed\": \"$SEED\","
+    echo "  \"host\": {\"nproc\": $(nproc), \"mem_total_kb\": $(awk '/^MemTotal:/{print $2}' /proc/meminfo)},"
+    printf '  "builds": {"stock": {"commit": "%s"}, "patched": {"commit": "%s", "series": [%s]}, "cflags": "%s"},\n' \
+        "$(git -C "${TREE[stock]}" rev-parse HEAD)" "$(git -C "${TREE[patched]}" rev-parse HEAD)" \
+        "$(printf '"%s",' "${SERIES[@]}" | sed 's/,$//')" "$BENCH_CFLAGS"
+    echo "  \"databases\": {"
+    first=1
+    for db in "${DBS[@]}"; do
+        [ $first = 1 ] || echo ","
+        first=0
+        printf '    "%s": {\n' "$db"
+        printf '      "name": "%s", "file_bytes": %s, "generator": {"atoms": %s, "rows": %s, "nodes": %s, "string_atoms": %s, "short_string_atoms": %s, "short_string_pct": %s},\n' \
+            "${DBNAME[$db]}" "$(stat -c %s "${DBFILE[$db]}")" "$(stat_of "$db" atoms)" "$(stat_of "$db" rows)" \
+            "$(stat_of "$db" nodes)" "$(stat_of "$db" string_atoms)" "$(stat_of "$db" short_string_atoms)" \
+            "$(stat_of "$db" short_string_pct)"
+        printf '      "server_atoms": {"stock": %s, "patched": %s},\n' "${R_ATOMS[$db-stock]}" "${R_ATOMS[$db-patched]}"
+        printf '      "dump_sha1": {"stock": "%s", "patched": "%s"}, "dumps_identical": %s,\n' \
+            "${R_DUMP_SHA[$db-stock]}" "${R_DUMP_SHA[$db-patched]}" \
+            "$([ "${R_DUMP_SHA[$db-stock]}" = "${R_DUMP_SHA[$db-patched]}" ] && echo true || echo false)"
+        echo "      \"metrics\": {"
+        echo "        $(metric_json "$db" dump_server_cpu s R_DUMP_CPU),"
+        echo "        $(metric_json "$db" dump_wall s R_DUMP_WALL),"
+        echo "        $(metric_json "$db" compaction_wall s R_COMPACT_WALL),"
+        echo "        $(metric_json "$db" compaction_server_cpu s R_COMPACT_CPU),"
+        echo "        $(metric_json "$db" rss_after_load bytes R_RSS),"
+        echo "        $(metric_json "$db" rss_after_compaction bytes R_RSS_AFTER),"
+        echo "        $(metric_json "$db" load_wall s R_LOAD_WALL),"
+        echo "        $(metric_json "$db" load_server_cpu s R_LOAD_CPU)"
+        echo "      }"
+        printf '    }'
+    done
+    echo
+    echo "  },"
+    if [ "$CALLGRIND" = 1 ]; then
+        echo "  \"callgrind\": {\"workload\": \"tests/ovstest test-json on the data record of the quick NB/SB databases\","
+        printf '    "nb": {"stock": %s, "patched": %s, "improvement_pct": %s},\n' "${IR[nb-stock]}" "${IR[nb-patched]}" "$(improvement "${IR[nb-stock]}" "${IR[nb-patched]}")"
+        printf '    "sb": {"stock": %s, "patched": %s, "improvement_pct": %s}},\n' "${IR[sb-stock]}" "${IR[sb-patched]}" "$(improvement "${IR[sb-stock]}" "${IR[sb-patched]}")"
+    fi
+    echo "  \"report\": \"$(basename "$REPORT")\""
+    echo "}"
+} >"$JSON"
+/usr/bin/python3 -m json.tool "$JSON" >/dev/null 2>&1 || die "internal error: $JSON is not valid JSON"
+cp "$JSON" "$RESULTS_DIR/json-$SCALE-latest.json"
+cp "$REPORT" "$RESULTS_DIR/json-$SCALE-latest.txt"
+
+# Chart: stock against patched, one panel per metric and database.
+PNG="$RESULTS_DIR/json-$SCALE-$TS.png"
+PLOT="$RUNDIR/plot"
+mkdir -p "$PLOT"
+panels=()
+for db in "${DBS[@]}"; do
+    U=${db^^}
+    printf 'stock %s\npatched %s\n' "$(median ${R_DUMP_CPU[$db-stock]})" "$(median ${R_DUMP_CPU[$db-patched]})" >"$PLOT/$db-dump"
+    printf 'stock %s\npatched %s\n' "$(median ${R_COMPACT_WALL[$db-stock]})" "$(median ${R_COMPACT_WALL[$db-patched]})" >"$PLOT/$db-compact"
+    printf 'stock %s\npatched %s\n' "$(awk -v b="${R_RSS[$db-stock]}" 'BEGIN{print b/1e9}')" "$(awk -v b="${R_RSS[$db-patched]}" 'BEGIN{print b/1e9}')" >"$PLOT/$db-rss"
+    panels+=("$db-dump:$U ovsdb-client dump, server CPU (s)" "$db-compact:$U compaction (s)" "$db-rss:$U RSS after load (GB)")
+    if [ "$CALLGRIND" = 1 ]; then
+        printf 'stock %s\npatched %s\n' "$(awk -v b="${IR[$db-stock]}" 'BEGIN{print b/1e9}')" "$(awk -v b="${IR[$db-patched]}" 'BEGIN{print b/1e9}')" >"$PLOT/$db-ir"
+        panels+=("$db-ir:$U callgrind test-json (G instr)")
+    fi
+done
+ncol=$(( ${#panels[@]} / 2 ))
+{
+    echo "set terminal pngcairo size $((ncol * 330)),700 font 'sans,9' noenhanced"
+    echo "set output '$PNG'"
+    echo "set multiplot layout 2,$ncol title 'ovsdb-server, OVS $BASE stock vs patched ($SCALE scale, median of $RUNS)'"
+    echo "set style fill solid 0.8 border -1"
+    echo "set boxwidth 0.6"
+    echo "set yrange [0:*]"
+    echo "set grid ytics"
+    echo "unset key"
+    for p in "${panels[@]}"; do
+        echo "set title '${p#*:}'"
+        echo "plot '$PLOT/${p%%:*}' using 0:2:(\$0 == 0 ? 0x888888 : 0x2a7fd4):xtic(1) with boxes lc rgb variable, '' using 0:2:(sprintf('%.3g', \$2)) with labels offset 0,0.7"
+    done
+    echo "unset multiplot"
+} >"$PLOT/chart.gp"
+if run gnuplot "$PLOT/chart.gp"; then
+    cp "$PNG" "$RESULTS_DIR/json-$SCALE-latest.png"
+    stage "chart: $PNG"
+else
+    stage "WARNING: gnuplot failed; no chart"
+fi
+stage "results: $JSON"
+stage "report: $REPORT"
+stage "log: $LOG"
