@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Smoke test of "./build.sh bench json": runs the quick scale end to end and
+# checks the table, the generated databases and that stock and patched
+# served byte-identical data.  Asserts no speed.
+set -euo pipefail
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${BUILD:-"$TOP/build"}
+export TOP
+
+PASSED=0
+FAILED=0
+ok() { echo "ok $1"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL $1: $2"; FAILED=$((FAILED + 1)); }
+finish() {
+    echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" -eq 0 ]
+    exit
+}
+
+WORK="$BUILD/bench/t-bench-json"
+rm -rf "$WORK"
+mkdir -p "$WORK"
+OUT="$WORK/out.txt"
+
+# --- Bad input: a clear one-line error and a non-zero exit. -----------------
+if "$TOP/bench/json.sh" --scale huge >"$WORK/bad.out" 2>&1; then
+    fail bad-scale "accepted --scale huge"
+elif grep -q "^error: unknown scale 'huge'" "$WORK/bad.out"; then
+    ok bad-scale
+else
+    fail bad-scale "unexpected message: $(head -n1 "$WORK/bad.out")"
+fi
+if "$TOP/bench/json.sh" --runs 0 >"$WORK/bad.out" 2>&1; then
+    fail bad-runs "accepted --runs 0"
+else
+    ok bad-runs
+fi
+
+# --- The harness, end to end. -----------------------------------------------
+if LOG= "$TOP/bench/json.sh" --scale quick --runs 1 \
+        --results-dir "$WORK/results" --keep-dumps "$WORK/dumps" \
+        >"$OUT" 2>&1; then
+    ok harness-runs
+else
+    fail harness-runs "exit status $?; last lines: $(tail -n 3 "$OUT" | tr '\n' ' ')"
+    cat "$OUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
+    finish
+fi
+cat "$OUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
+
+# The table: for each database a header and the three rows of the seed.
+for label in Northbound Southbound; do
+    section=$(awk -v l="$label" '
+        $0 ~ "^With .* OVN " l " database with .* atoms:$" { on = 1; next }
+        on && /^With / { on = 0 }
+        on && /details/ { on = 0 }
+        on { print }' "$OUT")
+    missing=
+    for row in "ovsdb-client dump" "Compaction" "Memory usage (RSS)"; do
+        echo "$section" | grep -Eq "^  $row +[0-9.]+ (sec|MB|GB) +[0-9.]+ (sec|MB|GB) +-?[0-9.]+ %$" ||
+            missing+="'$row' "
+    done
+    echo "$section" | grep -Eq '^ +Before +After +Improvement$' || missing+="header "
+    if [ -z "$missing" ]; then
+        ok "table-$label"
+    else
+        fail "table-$label" "missing or malformed: $missing"
+    fi
+done
+
+# The results: JSON (valid, with both databases), text report and chart.
+RES="$WORK/results/json-quick-latest.json"
+if [ -f "$RES" ] && /usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+for db in ("nb", "sb"):
+    m = r["databases"][db]["metrics"]
+    for k in ("dump_server_cpu", "compaction_wall", "rss_after_load"):
+        assert len(m[k]["stock"]["runs"]) == 1 and len(m[k]["patched"]["runs"]) == 1, k
+    assert r["callgrind"][db]["stock"] > 0 and r["callgrind"][db]["patched"] > 0
+' "$RES" 2>"$WORK/json.err"; then
+    ok results-json
+else
+    fail results-json "$RES missing or incomplete: $(tail -n1 "$WORK/json.err" 2>/dev/null)"
+fi
+if [ -f "$WORK/results/json-quick-latest.png" ] &&
+   [ "$(head -c 8 "$WORK/results/json-quick-latest.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+    ok results-chart
+else
+    fail results-chart "no PNG chart in $WORK/results"
+fi
+
+# The generated databases pass ovsdb-tool's checks.
+TOOL="$BUILD/bench/3.5.0-stock/ovsdb/ovsdb-tool"
+for db in nb sb; do
+    f="$BUILD/bench/db/quick-$db.db"
+    want=$([ $db = nb ] && echo OVN_Northbound || echo OVN_Southbound)
+    why=
+    [ -f "$f" ] || why="no $f"
+    [ -n "$why" ] || [ "$("$TOOL" db-name "$f" 2>&1)" = "$want" ] || why="db-name is not $want"
+    [ -n "$why" ] || "$TOOL" db-version "$f" >/dev/null 2>&1 || why="db-version failed"
+    [ -n "$why" ] || "$TOOL" db-is-standalone "$f" >/dev/null 2>&1 || why="not standalone"
+    [ -n "$why" ] || [ "$("$TOOL" show-log "$f" 2>&1 | grep -c '^record ')" = 2 ] || why="show-log does not show 2 records"
+    if [ -z "$why" ]; then
+        ok "ovsdb-tool-$db"
+    else
+        fail "ovsdb-tool-$db" "$why"
+    fi
+done
+
+# The server loaded every generated atom (nothing was rejected or collected).
+for db in nb sb; do
+    if /usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["databases"][sys.argv[2]]
+g = d["generator"]["atoms"]
+assert 80000 <= g <= 125000, "generator atoms %d not ~100k" % g
+for v in ("stock", "patched"):
+    assert d["server_atoms"][v] == g, "%s server has %d atoms, generator wrote %d" % (v, d["server_atoms"][v], g)
+' "$RES" "$db" 2>"$WORK/atoms.err"; then
+        ok "atoms-$db"
+    else
+        fail "atoms-$db" "$(tail -n1 "$WORK/atoms.err")"
+    fi
+done
+
+# Stock and patched served the same data, byte for byte.
+for db in nb sb; do
+    a="$WORK/dumps/$db-stock.json" b="$WORK/dumps/$db-patched.json"
+    table=$([ $db = nb ] && echo Logical_Switch_Port || echo Logical_Flow)
+    if [ ! -s "$a" ] || [ ! -s "$b" ]; then
+        fail "same-dump-$db" "missing dump output"
+    elif ! grep -q "$table" "$a"; then
+        fail "same-dump-$db" "dump has no $table table"
+    elif cmp -s "$a" "$b"; then
+        ok "same-dump-$db"
+    else
+        fail "same-dump-$db" "$(cmp "$a" "$b" 2>&1 | head -n1)"
+    fi
+done
+
+# The generator is deterministic in its seed and rejects bad input.
+GEN="$BUILD/bench/gen/ovsdb-gen"
+SCH="$BUILD/bench/ovn-central/usr/share/ovn/ovn-sb.ovsschema"
+"$GEN" --db sb --schema "$SCH" --nodes 2 -o "$WORK/g1.db" >/dev/null
+"$GEN" --db sb --schema "$SCH" --nodes 2 -o "$WORK/g2.db" >/dev/null
+"$GEN" --db sb --schema "$SCH" --nodes 2 --seed other -o "$WORK/g3.db" >/dev/null
+if cmp -s "$WORK/g1.db" "$WORK/g2.db" && ! cmp -s "$WORK/g1.db" "$WORK/g3.db"; then
+    ok gen-deterministic
+else
+    fail gen-deterministic "same seed differs or different seeds agree"
+fi
+if "$GEN" --db xb --schema "$SCH" --nodes 2 -o "$WORK/g4.db" 2>"$WORK/gen.err" ||
+   [ "$(wc -l <"$WORK/gen.err")" != 1 ] || [ -e "$WORK/g4.db" ]; then
+    fail gen-bad-input "bad --db accepted or unclear error"
+else
+    ok gen-bad-input
+fi
+
+rm -rf "$WORK/dumps" "$WORK"/g?.db
+finish
