@@ -416,7 +416,9 @@ test_arrays(void)
 static struct json *
 heap_string(const char *s)
 {
-    struct json *j = json_string_create(repeat('z', 30));
+    char *long_string = repeat('z', 30);
+    struct json *j = json_string_create_nocopy(long_string);
+
     free(j->str_ptr);
     j->str_ptr = strdup(s);
     return j;
@@ -464,7 +466,10 @@ test_forms(void)
         dc = json_deep_clone(heap);
         CHECK(is_inline(dc) && json_equal(dc, heap) && dc->count == 1);
         json_destroy(dc);
-        dc = json_deep_clone(make_array(0, false));
+        json_destroy(in);
+        in = make_array(0, false);
+        dc = json_deep_clone(in);
+        CHECK(is_inline(dc) && json_equal(dc, in));
         json_destroy(dc);
         json_destroy(in);
         json_destroy(heap);
@@ -804,6 +809,7 @@ test_incremental(void)
 int
 main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0);
     test_layout();
     test_string_lengths();
     test_utf8_boundary();
