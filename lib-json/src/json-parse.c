@@ -602,22 +602,28 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
             }
             json->str[n] = '\0';
         } else {
-            char *out = xmalloc(len + 1);
+            /* Unescape straight into the tail of the block, like
+             * json_string_create_len__() lays it out. */
             size_t n;
 
-            err = unescape(s, s + len, out, &n, errbuf);
+            json = xmalloc(sizeof *json + len + 1);
+            err = unescape(s, s + len, (char *) (json + 1), &n, errbuf);
             if (err) {
-                free(out);
+                free(json);
                 parser_error(p, pos, "%s", err);
                 return;
             }
             if (n <= JSON_STRING_INLINE_LEN) {
-                json = json_string_create_len(out, n);
-                free(out);
+                struct json *block = json;
+                json = json_string_create_len__((char *) (block + 1), n);
+                free(block);
             } else {
-                out[n] = '\0';
-                json = json_alloc__(JSON_STRING);
-                json->str_ptr = out;
+                json->type = JSON_STRING;
+                json->storage_type = JSON_STORAGE_DYNAMIC;
+                json->n_inline = 0;
+                json->count = 1;
+                json->str_ptr = (char *) (json + 1);
+                json->str_ptr[n] = '\0';
             }
         }
         put_value(p, json);
@@ -1107,14 +1113,8 @@ json_parser_finish(struct json_parser *p)
         json = p->result;
         p->result = NULL;
     } else {
-        json = json_alloc__(JSON_STRING);
-        json->str_ptr = p->error;
+        json = json_string_create_nocopy(p->error);
         p->error = NULL;
-        if (strlen(json->str_ptr) <= JSON_STRING_INLINE_LEN) {
-            char *s = json->str_ptr;
-            json_string_set__(json, s, strlen(s));
-            free(s);
-        }
     }
     json_parser_abort(p);
     return json;

@@ -21,18 +21,39 @@ json_alloc__(enum json_type type)
     return json;
 }
 
-/* Stores the 'len' bytes at 's' (no null bytes among them) as the payload
- * of string 'json': inline if they fit, else in a new heap copy. */
-static inline void
-json_string_set__(struct json *json, const char *s, size_t len)
+/* Creates a JSON_STRING of the 'len' bytes at 's' (no null bytes among
+ * them): inline if they fit, else with dynamic storage placed in the same
+ * heap block, right after the struct (one malloc() instead of two). */
+static inline struct json *
+json_string_create_len__(const char *s, size_t len)
 {
+    struct json *json;
+
     if (len <= JSON_STRING_INLINE_LEN) {
+        json = json_alloc__(JSON_STRING);
         json->storage_type = JSON_STORAGE_INLINE;
         memcpy(json->str, s, len);
         json->str[len] = '\0';
     } else {
+        json = xmalloc(sizeof *json + len + 1);
+        json->type = JSON_STRING;
         json->storage_type = JSON_STORAGE_DYNAMIC;
-        json->str_ptr = xmemdup0(s, len);
+        json->n_inline = 0;
+        json->count = 1;
+        json->str_ptr = (char *) (json + 1);
+        memcpy(json->str_ptr, s, len);
+        json->str_ptr[len] = '\0';
+    }
+    return json;
+}
+
+/* Frees the dynamic string storage of 'json', unless it shares the block
+ * of 'json' itself. */
+static inline void
+json_free_str__(struct json *json)
+{
+    if (json->str_ptr != (char *) (json + 1)) {
+        free(json->str_ptr);
     }
 }
 

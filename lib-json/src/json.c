@@ -69,9 +69,7 @@ json_real_create(double real)
 struct json *
 json_string_create_len(const char *s, size_t len)
 {
-    struct json *json = json_alloc__(JSON_STRING);
-    json_string_set__(json, s, len);
-    return json;
+    return json_string_create_len__(s, len);
 }
 
 struct json *
@@ -455,7 +453,7 @@ json_destroy__(struct json *json, bool yield)
     case JSON_STRING:
     case JSON_SERIALIZED_OBJECT:
         if (json->storage_type == JSON_STORAGE_DYNAMIC) {
-            free(json->str_ptr);
+            json_free_str__(json);
         }
         break;
     case JSON_NULL:
@@ -538,14 +536,14 @@ json_deep_clone(const struct json *json)
     case JSON_ARRAY:
         return deep_clone_array(json);
     case JSON_STRING:
-        copy = json_alloc__(JSON_STRING);
         if (json->storage_type == JSON_STORAGE_INLINE) {
+            copy = json_alloc__(JSON_STRING);
             copy->storage_type = JSON_STORAGE_INLINE;
             memcpy(copy->str, json->str, sizeof copy->str);
-        } else {
-            copy->str_ptr = xstrdup(json->str_ptr);
+            return copy;
         }
-        return copy;
+        return json_string_create_len__(json->str_ptr,
+                                        strlen(json->str_ptr));
     case JSON_SERIALIZED_OBJECT:
         copy = json_alloc__(JSON_SERIALIZED_OBJECT);
         copy->str_ptr = xstrdup(json->str_ptr);

@@ -439,7 +439,7 @@ test_forms(void)
         CHECK(json_hash(in, 3) == json_hash(heap, 3));
         CHECK(!strcmp(json_string(heap), "uuid"));
         CHECK(sc == heap && heap->count == 2);
-        CHECK(!is_inline(dc) && json_equal(dc, in) && dc->count == 1);
+        CHECK(is_inline(dc) && json_equal(dc, in) && dc->count == 1);
         json_destroy(sc);
         CHECK(heap->count == 1);
         json_destroy(dc);
