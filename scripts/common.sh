@@ -64,7 +64,7 @@ run() {
     echo "+ $*" >>"$LOG"
     if ! "$@" >>"$LOG" 2>&1; then
         echo "--- last lines of $LOG ---" >&2
-        tail -n 25 "$LOG" >&2
+        tail -n 25 "$LOG" | sed 's/^/| /' >&2
         echo "--- full log: $LOG ---" >&2
         return 1
     fi

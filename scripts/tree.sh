@@ -201,6 +201,10 @@ check_git_state() {
 apply_series() {
     local tree=$1 patches=() p n=0 new
     stage "apply: $tree is OVS $TREE_VERSION; series patches/$SERIES_BASE"
+    if is_git_toplevel "$tree"; then
+        [ "$MANAGED" = 0 ] || git_tree am --abort >/dev/null 2>&1 || true
+        check_git_state
+    fi
     mapfile -t patches < <(series_to_apply "$tree")
     if [ ${#patches[@]} -eq 0 ]; then
         stage "apply: nothing to apply; the tree already has every change of the series"
@@ -209,8 +213,6 @@ apply_series() {
     fi
     new="$BRANCH_PREFIX/$SERIES_BASE"
     if is_git_toplevel "$tree"; then
-        [ "$MANAGED" = 0 ] || git_tree am --abort >/dev/null 2>&1 || true
-        check_git_state
         if [ "$MANAGED" = 1 ]; then
             if [ "$(git_tree symbolic-ref -q --short HEAD)" = "$new" ] &&
                [ "$(git_tree config "ovs-json-perf.$SERIES_BASE.series" 2>/dev/null)" = "$(series_digest "${patches[@]}")" ]; then
