@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# Benchmark: lib-json against OVS's lib/json.c, stock and patched.
+#
+#   ./build.sh bench lib-json [--runs N] [--mb MB] [--iter N]
+#                             [--stock DIR] [--patched DIR] [--no-callgrind]
+#
+# Each document is parsed and then serialized with sorted keys by a small
+# driver (bench/lib-json/driver.c) compiled three times: against lib-json,
+# and against lib/.libs/libopenvswitch.a of a stock and of a patched OVS
+# tree.  Documents: a dump of the quick OVN databases if the json benchmark
+# made them (build/bench/db/quick-*.db), generated OVSDB-shaped rows, a large
+# array of ["uuid", "..."] pairs, and string-heavy objects.  All three
+# builds must produce byte-identical output (checked).
+#
+# Reports callgrind instruction counts of the parse+serialize function and
+# median wall times of --runs interleaved runs (A B C A B C ...), side by
+# side with ratios.  The table is printed, and written to
+# build/lib-json/bench/results-<UTC time>.txt and bench/lib-json/RESULTS.md.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+
+RUNS=5
+MB=4
+ITER=3
+STOCK=
+PATCHED=
+CALLGRIND=1
+while [ $# -gt 0 ]; do
+    case $1 in
+    --runs) RUNS=${2:?}; shift 2 ;;
+    --mb) MB=${2:?}; shift 2 ;;
+    --iter) ITER=${2:?}; shift 2 ;;
+    --stock) STOCK=${2:?}; shift 2 ;;
+    --patched) PATCHED=${2:?}; shift 2 ;;
+    --no-callgrind) CALLGRIND=0; shift ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "bench lib-json: unknown option '$1' (see --help)" ;;
+    esac
+done
+for v in "$RUNS" "$ITER"; do
+    case $v in ''|*[!0-9]*|0) die "--runs and --iter take a positive integer" ;; esac
+done
+case $MB in ''|*[!0-9.]*) die "--mb takes a number of megabytes" ;; esac
+
+log_start bench-lib-json
+need_pkgs build-essential valgrind libssl-dev make
+
+B="$BUILD/lib-json/bench"
+mkdir -p "$B/docs"
+
+has_lib() {
+    [ -f "$1/lib/.libs/libopenvswitch.a" ]
+}
+has_inline_strings() {
+    grep -qE 'JSON_STRING_INLINE_LEN|storage_type' "$1/include/openvswitch/json.h"
+}
+
+# --- Trees. ---
+if [ -z "$STOCK" ]; then
+    for d in "$BUILD/ref/$DEFAULT_BASE-stock" "$BUILD/bench/$DEFAULT_BASE-stock"; do
+        if has_lib "$d"; then STOCK=$d; break; fi
+    done
+fi
+[ -n "$STOCK" ] && has_lib "$STOCK" ||
+    die "no built stock OVS tree (build/ref/$DEFAULT_BASE-stock or build/bench/$DEFAULT_BASE-stock); use --stock DIR"
+has_inline_strings "$STOCK" && die "$STOCK has inline strings: not a stock tree"
+
+PATCHED_NOTE=
+if [ -z "$PATCHED" ]; then
+    for d in "$BUILD/ovs-$DEFAULT_BASE" "$BUILD/bench/$DEFAULT_BASE-patched"; do
+        if has_lib "$d" && has_inline_strings "$d"; then PATCHED=$d; break; fi
+    done
+fi
+if [ -n "$PATCHED" ]; then
+    has_lib "$PATCHED" || die "$PATCHED has no lib/.libs/libopenvswitch.a"
+    has_inline_strings "$PATCHED" ||
+        PATCHED_NOTE="(note: $PATCHED has no inline strings in json.h)"
+else
+    PATCHED_NOTE="patched OVS: no built tree with the series yet (looked at build/ovs-$DEFAULT_BASE and build/bench/$DEFAULT_BASE-patched); measured lib-json and stock only"
+fi
+
+# --- Drivers. ---
+stage "building lib-json (-O2) and the drivers"
+run make -C "$TOP/lib-json" -j2 O="$B/lib" OPT="-O2 -gdwarf-4" "$B/lib/libovsjson.a"
+DRV="$TOP/bench/lib-json/driver.c"
+run cc -std=gnu11 -O2 -gdwarf-4 -I"$TOP/lib-json/include" "$DRV" \
+    "$B/lib/libovsjson.a" -o "$B/drv-libjson"
+
+ovs_libs() {
+    local mk="$1/Makefile" v out=
+    for v in LIBS SSL_LIBS CAPNG_LDADD; do
+        out+=" $(sed -n "s/^$v = //p" "$mk" | head -n1)"
+    done
+    echo "$out -lpthread"
+}
+build_ovs_driver() {
+    local tree=$1 out=$2
+    # shellcheck disable=SC2046
+    run cc -std=gnu11 -O2 -gdwarf-4 -I"$tree/include" -I"$tree" "$DRV" \
+        "$tree/lib/.libs/libopenvswitch.a" $(ovs_libs "$tree") -o "$out"
+}
+IMPLS=(libjson stock)
+declare -A LABEL=([libjson]="lib-json" [stock]="stock OVS" [patched]="patched OVS")
+declare -A TREE=([libjson]="$TOP/lib-json" [stock]="$STOCK")
+build_ovs_driver "$STOCK" "$B/drv-stock"
+if [ -n "$PATCHED" ]; then
+    build_ovs_driver "$PATCHED" "$B/drv-patched"
+    IMPLS+=(patched)
+    TREE[patched]=$PATCHED
+fi
+
+# --- Documents. ---
+stage "documents"
+DOCS=()
+mapfile -t dbs < <(find "$BUILD/bench/db" -maxdepth 1 -name 'quick-*.db' 2>/dev/null | sort)
+for db in "${dbs[@]}"; do
+    name="db-$(basename "$db" .db)"
+    # Records follow "OVSDB JSON <len> <sha1>" lines: join them in an array.
+    awk 'BEGIN { printf "[" }
+         prev ~ /^OVSDB JSON / { printf "%s%s", (n++ ? "," : ""), $0 }
+         { prev = $0 }
+         END { printf "]" }' "$db" >"$B/docs/$name.json"
+    DOCS+=("$name")
+done
+[ ${#dbs[@]} -gt 0 ] ||
+    echo "  (no quick OVN databases in $BUILD/bench/db: './build.sh bench json --scale quick' makes them; using generated OVSDB rows only)"
+for kind in ovsdb uuid-pairs strings; do
+    run "$B/drv-libjson" gen "$kind" "$MB" "$B/docs/gen-$kind.json"
+    DOCS+=("gen-$kind")
+done
+for d in "${DOCS[@]}"; do
+    printf '  %-22s %8.1f MB\n' "$d" "$(echo "$(stat -c %s "$B/docs/$d.json") / 1000000" | bc -l)"
+done
+
+# --- Same output from every implementation. ---
+stage "checking that all implementations produce identical output"
+declare -A SUM
+for d in "${DOCS[@]}"; do
+    for i in "${IMPLS[@]}"; do
+        out=$("$B/drv-$i" run "$B/docs/$d.json" 1) ||
+            die "$i failed on $d (see $LOG)"
+        SUM[$d-$i]=${out#* }
+    done
+    for i in "${IMPLS[@]}"; do
+        [ "${SUM[$d-$i]}" = "${SUM[$d-libjson]}" ] ||
+            die "$d: output of ${LABEL[$i]} (${SUM[$d-$i]}) differs from lib-json (${SUM[$d-libjson]})"
+    done
+done
+
+# --- callgrind. ---
+declare -A IR
+if [ $CALLGRIND -eq 1 ]; then
+    for d in "${DOCS[@]}"; do
+        for i in "${IMPLS[@]}"; do
+            stage "callgrind: $d with ${LABEL[$i]}"
+            cg="$B/callgrind.$d.$i"
+            run valgrind --tool=callgrind --toggle-collect=workload \
+                --callgrind-out-file="$cg" "$B/drv-$i" run "$B/docs/$d.json" 1
+            IR[$d-$i]=$(sed -n 's/^summary: *//p' "$cg" | head -n1)
+            [ -n "${IR[$d-$i]}" ] || die "no callgrind summary in $cg"
+        done
+    done
+fi
+
+# --- Wall time, interleaved. ---
+declare -A NS
+for r in $(seq "$RUNS"); do
+    stage "wall time: run $r/$RUNS (each: $ITER x parse+serialize per document)"
+    for d in "${DOCS[@]}"; do
+        for i in "${IMPLS[@]}"; do
+            out=$("$B/drv-$i" run "$B/docs/$d.json" "$ITER")
+            ns=${out%% *}
+            NS[$d-$i]+="${ns#ns=} "
+            echo "$d $i run $r ${ns#ns=}" >>"$LOG"
+        done
+    done
+done
+
+median() {
+    tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ a[NR] = $1 }
+        END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'
+}
+mega() {
+    awk -v a="$1" 'BEGIN { printf "%.1f", a / 1e6 }'
+}
+
+RES="$B/results-$(date -u +%Y%m%d-%H%M%S).txt"
+{
+    echo "lib-json vs OVS json.c: parse + sorted serialize, $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "stock:   $STOCK"
+    echo "patched: ${PATCHED:-none} ${PATCHED_NOTE}"
+    echo "wall: median of $RUNS interleaved runs, each the mean of $ITER iterations"
+    echo
+    if [ $CALLGRIND -eq 1 ]; then
+        echo "Instructions (callgrind Ir, millions; parse + serialize + free):"
+        printf '%-20s %10s %10s %10s %14s %16s\n' document lib-json stock patched \
+            "lib-json/stock" "lib-json/patched"
+        for d in "${DOCS[@]}"; do
+            p=${IR[$d-patched]:-}
+            printf '%-20s %10s %10s %10s %14s %16s\n' "$d" \
+                "$(mega "${IR[$d-libjson]}")" "$(mega "${IR[$d-stock]}")" \
+                "${p:+$(mega "$p")}${p:-n/a}" \
+                "$(ratio "${IR[$d-libjson]}" "${IR[$d-stock]}")" \
+                "${p:+$(ratio "${IR[$d-libjson]}" "$p")}${p:-n/a}"
+        done
+        echo
+    fi
+    echo "Wall time (ms per parse + serialize, median):"
+    printf '%-20s %10s %10s %10s %14s %16s\n' document lib-json stock patched \
+        "lib-json/stock" "lib-json/patched"
+    for d in "${DOCS[@]}"; do
+        a=$(median <<<"${NS[$d-libjson]}")
+        s=$(median <<<"${NS[$d-stock]}")
+        p=
+        [ -z "${NS[$d-patched]:-}" ] || p=$(median <<<"${NS[$d-patched]}")
+        printf '%-20s %10s %10s %10s %14s %16s\n' "$d" \
+            "$(awk -v x="$a" 'BEGIN { printf "%.1f", x / 1e6 }')" \
+            "$(awk -v x="$s" 'BEGIN { printf "%.1f", x / 1e6 }')" \
+            "${p:+$(awk -v x="$p" 'BEGIN { printf "%.1f", x / 1e6 }')}${p:-n/a}" \
+            "$(ratio "$a" "$s")" "${p:+$(ratio "$a" "$p")}${p:-n/a}"
+    done
+} >"$RES"
+
+echo
+cat "$RES"
+{
+    echo "# lib-json benchmark: latest results"
+    echo
+    echo "Written by \`./build.sh bench lib-json $*\` (bench/lib-json.sh); do not edit."
+    echo
+    echo '```'
+    cat "$RES"
+    echo '```'
+} >"$TOP/bench/lib-json/RESULTS.md"
+echo
+echo "results: $RES (and bench/lib-json/RESULTS.md); log: $LOG"
