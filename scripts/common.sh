@@ -103,7 +103,7 @@ need_pkgs() {
 # What building and testing OVS needs on a bare Debian machine.
 OVS_BUILD_PKGS="build-essential autoconf automake libtool pkg-config git
     libssl-dev python3 python3-pytest python3-netaddr python3-sortedcontainers
-    python3-six procps file"
+    python3-six procps file ccache"
 
 need_build_deps() {
     # shellcheck disable=SC2086
