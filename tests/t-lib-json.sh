@@ -114,6 +114,18 @@ else
     fail "pkg-config/shared-library build of the unit tests (log: $LOG)"
 fi
 
+# The layout assertions (sizeof(struct json) equals OVS's layout; 40 bytes
+# on LP64) must hold on 32-bit targets too: a clang cross syntax check,
+# freestanding, with a stand-in <stdio.h> (only FILE is needed).
+mkdir -p "$T/fake-stdio"
+echo 'typedef struct _IO_FILE FILE;' >"$T/fake-stdio/stdio.h"
+printf '#include "openvswitch/json.h"\nint main(void) { return 0; }\n' >"$T/layout.c"
+for target in i686-linux-gnu armv7-linux-gnueabihf aarch64-linux-gnu; do
+    check "layout static assertions hold on $target" \
+        clang --target="$target" -ffreestanding -std=c11 -Wall -Wextra -Werror \
+        -I"$T/fake-stdio" -I"$LIB/include" -fsyntax-only "$T/layout.c"
+done
+
 # --- Unit tests and conformance. ---
 stage "lib-json: unit tests"
 run cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror \
