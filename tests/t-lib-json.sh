@@ -254,6 +254,31 @@ else
     cat "$T"/corpus/x-00[0-9]*.json >"$T/multi-bad.json"
     diff_files "damaged --multiple stream" "--multiple" "$T/multi-bad.json"
 
+    # json_hash() values: the bench driver built against both libraries.
+    REF_TREE=$(cd "$(dirname "$OVSTEST")/.." && pwd)
+    if [ -f "$REF_TREE/lib/.libs/libopenvswitch.a" ] &&
+       run cc -std=gnu11 -O1 -I"$LIB/include" "$TOP/bench/lib-json/driver.c" \
+           "$T/gcc/libovsjson.a" -o "$T/drv-libjson" &&
+       run cc -std=gnu11 -O1 -I"$REF_TREE/include" -I"$REF_TREE" \
+           "$TOP/bench/lib-json/driver.c" "$REF_TREE/lib/.libs/libopenvswitch.a" \
+           $(sed -n 's/^\(LIBS\|SSL_LIBS\|CAPNG_LDADD\) = //p' "$REF_TREE/Makefile") \
+           -lpthread -o "$T/drv-ref"; then
+        n=0
+        bad=0
+        for f in "$TOP"/tests/lib-json/conformance/y_*.json "$T"/corpus/v-*.json; do
+            n=$((n + 1))
+            [ "$("$T/drv-libjson" hash "$f")" = "$("$T/drv-ref" hash "$f")" ] ||
+                { bad=$((bad + 1)); echo "  json_hash differs on $(basename "$f")"; }
+        done
+        if [ $bad -eq 0 ]; then
+            ok "differential json_hash: $n documents hash the same as OVS's"
+        else
+            fail "differential json_hash: $bad of $n documents hash differently"
+        fi
+    else
+        fail "differential json_hash: cannot link the driver against $REF_TREE (log: $LOG)"
+    fi
+
     # OVSDB files from the benchmark helper, if present: each record is a
     # line "OVSDB JSON <len> <sha1>" followed by one line of JSON.
     mapfile -t dbs < <(find "$BUILD/bench" -name '*.db' -size -200M 2>/dev/null | sort | head -n 4)

@@ -4,6 +4,9 @@
  *
  *   driver gen KIND SCALE FILE   write a generated document (KIND: ovsdb,
  *                                uuid-pairs, strings) of about SCALE MB
+ *   driver hash FILE             print json_hash() of the document parsed
+ *                                from FILE, with two bases (to compare the
+ *                                hash values of the implementations)
  *   driver run FILE ITER         parse FILE and serialize it sorted, ITER
  *                                times; print "ns=<per iteration> bytes=<out
  *                                length> sum=<checksum of the output>"
@@ -183,6 +186,15 @@ main(int argc, char *argv[])
             return 1;
         }
         return fclose(f) != 0;
+    } else if (argc == 3 && !strcmp(argv[1], "hash")) {
+        size_t len;
+        char *text = read_file(argv[2], &len);
+        struct json *json = json_from_string(text);
+
+        printf("%08zx %08zx\n", json_hash(json, 0), json_hash(json, 12345));
+        json_destroy(json);
+        free(text);
+        return 0;
     } else if (argc == 4 && !strcmp(argv[1], "run")) {
         size_t len, out_len = 0;
         char *text = read_file(argv[2], &len);
