@@ -499,6 +499,7 @@ deep_clone_object(const struct shash *src)
     }
     sh->n = src->n;
     sh->sorted = src->sorted;
+    shash_fixup__(sh);
     return json;
 }
 

@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include "openvswitch/shash.h"
 
-size_t shash_find_idx__(struct shash *, const char *name, size_t len);
+size_t shash_find_idx__(const struct shash *, const char *name,
+                        size_t len);
+void shash_fixup__(struct shash *);
 struct shash_node *shash_append__(struct shash *, char *name,
                                   const void *data);
 

@@ -117,38 +117,52 @@ index_drop(struct shash *sh)
 }
 
 /* Returns the node number of 'name' (of length 'len') in 'sh', or SIZE_MAX.
- * Builds the index if the map is large. */
+ * Never modifies 'sh', so concurrent lookups are safe: a map that is not
+ * sorted and has more than SHASH_LINEAR_MAX members always has its index,
+ * a sorted one is binary-searched. */
 size_t
-shash_find_idx__(struct shash *sh, const char *name, size_t len)
+shash_find_idx__(const struct shash *sh, const char *name, size_t len)
 {
     size_t i;
 
-    if (sh->n <= SHASH_LINEAR_MAX && !sh->index) {
-        for (i = 0; i < sh->n; i++) {
-            const char *s = sh->nodes[i].name;
-            if (s[0] == name[0] && !strcmp(s, name)) {
-                return i;
+    if (sh->index) {
+        for (i = name_hash(name, len) & sh->index_mask; sh->index[i];
+             i = (i + 1) & sh->index_mask) {
+            size_t k = sh->index[i] - 1;
+            if (!strcmp(sh->nodes[k].name, name)) {
+                return k;
+            }
+        }
+        return SIZE_MAX;
+    } else if (sh->sorted && sh->n > SHASH_LINEAR_MAX) {
+        size_t lo = 0, hi = sh->n;
+
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            int cmp = strcmp(sh->nodes[mid].name, name);
+
+            if (!cmp) {
+                return mid;
+            } else if (cmp < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
         }
         return SIZE_MAX;
     }
-    if (!sh->index) {
-        index_build(sh, sh->n);
-    }
-    for (i = name_hash(name, len) & sh->index_mask; sh->index[i];
-         i = (i + 1) & sh->index_mask) {
-        size_t k = sh->index[i] - 1;
-        if (!strcmp(sh->nodes[k].name, name)) {
-            return k;
+    for (i = 0; i < sh->n; i++) {
+        const char *s = sh->nodes[i].name;
+        if (s[0] == name[0] && !strcmp(s, name)) {
+            return i;
         }
     }
     return SIZE_MAX;
 }
 
 struct shash_node *
-shash_find(const struct shash *sh_, const char *name)
+shash_find(const struct shash *sh, const char *name)
 {
-    struct shash *sh = (struct shash *) sh_;
     size_t i = shash_find_idx__(sh, name, strlen(name));
     return i == SIZE_MAX ? NULL : &sh->nodes[i];
 }
@@ -190,6 +204,8 @@ shash_append__(struct shash *sh, char *name, const void *data)
         } else {
             index_insert(sh, sh->n - 1, name_hash(name, strlen(name)));
         }
+    } else if (!sh->sorted && sh->n > SHASH_LINEAR_MAX) {
+        index_build(sh, sh->n);
     }
     return node;
 }
@@ -271,6 +287,9 @@ shash_delete(struct shash *sh, struct shash_node *node)
     sh->n--;
     if (sh->index) {
         index_drop(sh);
+        if (!sh->sorted && sh->n > SHASH_LINEAR_MAX) {
+            index_build(sh, sh->n);
+        }
     }
     return data;
 }
@@ -332,4 +351,14 @@ shash_sort(const struct shash *sh)
 
     shash_sorted_nodes__(sh, NULL, 0, &nodes);
     return nodes;
+}
+
+/* Restores the invariant "unsorted and large implies indexed" after the
+ * caller filled 'sh->nodes' directly. */
+void
+shash_fixup__(struct shash *sh)
+{
+    if (!sh->sorted && sh->n > SHASH_LINEAR_MAX && !sh->index) {
+        index_build(sh, sh->n);
+    }
 }

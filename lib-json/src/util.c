@@ -61,17 +61,22 @@ xstrdup(const char *s)
 char *
 xvasprintf(const char *format, va_list args)
 {
+    char buf[128];
     va_list args2;
     int needed;
     char *s;
 
     va_copy(args2, args);
-    needed = vsnprintf(NULL, 0, format, args);
+    needed = vsnprintf(buf, sizeof buf, format, args);
     if (needed < 0) {
         ovsjson_abort("bad format");
     }
     s = xmalloc((size_t) needed + 1);
-    vsnprintf(s, (size_t) needed + 1, format, args2);
+    if ((size_t) needed < sizeof buf) {
+        memcpy(s, buf, (size_t) needed + 1);
+    } else {
+        vsnprintf(s, (size_t) needed + 1, format, args2);
+    }
     va_end(args2);
     return s;
 }

@@ -579,8 +579,25 @@ test_objects(void)
             char *s = ser(o);
             p = json_from_string(s);
             CHECK(json_equal(o, p) && json_hash(o, 0) == json_hash(p, 0));
+            CHECK(json_object(p)->sorted && !json_object(o)->sorted);
             free(s);
         }
+        /* Lookups in the parsed (sorted, binary-searched) copy. */
+        for (i = 0; i < 1000; i++) {
+            struct json *v;
+            snprintf(name, sizeof name, "k%04d", i);
+            v = json_object_get(p, name);
+            ok &= (i % 3 == 0) ? !v : v && json_integer(v) == (i % 7 ? i : -i);
+        }
+        CHECK(ok);
+        CHECK(!json_object_get(p, "k") && !json_object_get(p, "k99999"));
+        /* Appending out of order to the sorted copy, then deleting. */
+        json_object_put(p, "a-first", json_integer_create(1));
+        CHECK(!json_object(p)->sorted);
+        CHECK(json_integer(json_object_get(p, "a-first")) == 1);
+        CHECK(json_integer(json_object_get(p, "k0001")) == 1);
+        CHECK(json_object_delete(p, "k0001") && !json_object_get(p, "k0001"));
+        CHECK(json_integer(json_object_get(p, "k0002")) == 2);
         json_destroy(p);
         json_destroy(o);
     }
@@ -708,6 +725,10 @@ test_errors(void)
         char *open = repeat('[', 1001), *close = repeat(']', 1001);
         char *text = malloc(2003);
         struct json *j;
+
+        if (!text || !open || !close) {
+            abort();
+        }
 
         sprintf(text, "%s%s", open + 1, close + 1);     /* 1000 deep */
         j = json_from_string(text);
