@@ -268,8 +268,8 @@ json_array_trim(struct json *json)
         free(elems);
     } else if (json->array.n < json->array.n_allocated) {
         json->array.n_allocated = json->array.n;
-        json->array.elems = xrealloc(json->array.elems,
-                                     json->array.n * sizeof *json->array.elems);
+        json->array.elems = xrealloc(json->array.elems, json->array.n
+                                     * sizeof *json->array.elems);
     }
 }
 

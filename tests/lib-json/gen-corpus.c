@@ -153,7 +153,8 @@ gen_uuid_pair(struct buf *b)
 static void
 gen_array(struct buf *b, int depth)
 {
-    size_t n = depth == 0 ? 1 + below(15) : below(4) || depth > 1 ? below(6) : below(40);
+    size_t n = (depth == 0 ? 1 + below(15)
+                : below(4) || depth > 1 ? below(6) : below(40));
     size_t i;
 
     put(b, "[", 1);
@@ -172,7 +173,8 @@ gen_array(struct buf *b, int depth)
 static void
 gen_object(struct buf *b, int depth)
 {
-    size_t n = depth == 0 ? 1 + below(15) : below(4) || depth > 1 ? below(8) : below(40);
+    size_t n = (depth == 0 ? 1 + below(15)
+                : below(4) || depth > 1 ? below(8) : below(40));
     size_t i;
     char tmp[32];
 

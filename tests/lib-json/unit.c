@@ -634,7 +634,8 @@ test_serialized(void)
         char *s = ser(arr);
         char *t = json_to_string(arr, JSSF_PRETTY);
 
-        CHECK(!strcmp(json_serialized_object(so), "{\"a\":\"x\",\"b\":[1,2]}"));
+        CHECK(!strcmp(json_serialized_object(so),
+                      "{\"a\":\"x\",\"b\":[1,2]}"));
         CHECK(!strcmp(s, "[{\"a\":\"x\",\"b\":[1,2]},1]"));
         CHECK(!strcmp(t, "[\n  {\"a\":\"x\",\"b\":[1,2]},\n  1]"));
         CHECK(json_equal(arr, dc) && json_hash(arr, 0) == json_hash(dc, 0));
