@@ -409,7 +409,7 @@ print_details() {
     fi
     echo "    raw dump server CPU (s): stock ${R_DUMP_CPU[$db-stock]}/ patched ${R_DUMP_CPU[$db-patched]}"
     echo "    raw compaction time (s): stock ${R_COMPACT_WALL[$db-stock]}/ patched ${R_COMPACT_WALL[$db-patched]}"
-    echo "    generator: $(stat_of "$db" atoms) atoms, $(stat_of "$db" rows) rows, $(stat_of "$db" short_string_pct)% of $(stat_of "$db" string_atoms) string atoms <= 23 bytes; server memory/show atoms: stock ${R_ATOMS[$db-stock]}, patched ${R_ATOMS[$db-patched]}"
+    echo "    generator: $(stat_of "$db" atoms) atoms ($(stat_of "$db" data_atoms) without _uuid/_version), $(stat_of "$db" rows) rows, $(stat_of "$db" short_string_pct)% of $(stat_of "$db" string_atoms) string atoms <= 23 bytes; server memory/show atoms: stock ${R_ATOMS[$db-stock]}, patched ${R_ATOMS[$db-patched]}"
     echo "    dumps identical: $([ "${R_DUMP_SHA[$db-stock]}" = "${R_DUMP_SHA[$db-patched]}" ] && echo yes || echo NO)"
 }
 
@@ -456,8 +456,8 @@ JSON="$RESULTS_DIR/json-$SCALE-$TS.json"
         [ $first = 1 ] || echo ","
         first=0
         printf '    "%s": {\n' "$db"
-        printf '      "name": "%s", "file_bytes": %s, "generator": {"atoms": %s, "rows": %s, "nodes": %s, "string_atoms": %s, "short_string_atoms": %s, "short_string_pct": %s},\n' \
-            "${DBNAME[$db]}" "$(stat -c %s "${DBFILE[$db]}")" "$(stat_of "$db" atoms)" "$(stat_of "$db" rows)" \
+        printf '      "name": "%s", "file_bytes": %s, "generator": {"atoms": %s, "data_atoms": %s, "rows": %s, "nodes": %s, "string_atoms": %s, "short_string_atoms": %s, "short_string_pct": %s},\n' \
+            "${DBNAME[$db]}" "$(stat -c %s "${DBFILE[$db]}")" "$(stat_of "$db" atoms)" "$(stat_of "$db" data_atoms)" "$(stat_of "$db" rows)" \
             "$(stat_of "$db" nodes)" "$(stat_of "$db" string_atoms)" "$(stat_of "$db" short_string_atoms)" \
             "$(stat_of "$db" short_string_pct)"
         printf '      "server_atoms": {"stock": %s, "patched": %s},\n' "${R_ATOMS[$db-stock]}" "${R_ATOMS[$db-patched]}"
@@ -527,6 +527,21 @@ if run gnuplot "$PLOT/chart.gp"; then
     stage "chart: $PNG"
 else
     stage "WARNING: gnuplot failed; no chart"
+fi
+# A full-scale run into bench/results also refreshes the README's table.
+README="$TOP/bench/README.md"
+if [ "$SCALE" = full ] && [ "$RESULTS_DIR" = "$TOP/bench/results" ] &&
+   grep -q '^<!-- json-full-begin -->$' "$README"; then
+    awk -v rep="$REPORT" -v ts="$TS" '
+        /^<!-- json-full-begin -->$/ {
+            print; print ""; print "Run " ts " (`bench/results/" substr(rep, match(rep, /[^\/]*$/)) "`):"
+            print ""; print "```"
+            while ((getline line < rep) > 0) print line
+            print "```"; print ""; skip = 1; next
+        }
+        /^<!-- json-full-end -->$/ { skip = 0 }
+        !skip { print }' "$README" >"$README.tmp" && mv "$README.tmp" "$README"
+    stage "updated the full-scale table in bench/README.md"
 fi
 stage "results: $JSON"
 stage "report: $REPORT"

@@ -10,13 +10,17 @@
 #     $BUILD/ovs-BASE (running "./build.sh fetch BASE" when that is missing)
 #     and builds it.  On return, the global BENCH_TREE holds its path.
 #
-#       VARIANT "stock"    pristine/BASE, nothing applied (no EXTRA_PATCH
-#                          allowed).
-#       VARIANT "patched"  pristine/BASE + "git am" of every file listed in
+#       VARIANT "stock"    the base commit, nothing applied (no EXTRA_PATCH
+#                          allowed).  The base commit is base/BASE (the
+#                          pristine tree less the autotools-generated files
+#                          and debian/, made by scripts/fetch.sh; the series
+#                          applies on it and OVS's check-assert-h-usage
+#                          passes), or pristine/BASE if that tag is missing.
+#       VARIANT "patched"  base commit + "git am" of every file listed in
 #                          patches/BASE/series, in order, then the optional
 #                          EXTRA_PATCH files.  Without a series file (not yet
 #                          exported) it is built like stock, with a warning.
-#       any other name     pristine/BASE + "git am" of the EXTRA_PATCH files
+#       any other name     base commit + "git am" of the EXTRA_PATCH files
 #                          (at least one), e.g. a measurement-only patch.
 #
 #     Build, the same for every variant:
@@ -28,7 +32,7 @@
 #     $BUILD/ccache.
 #
 #     The tree is rebuilt only when the stamp $BENCH_TREE/.bench-stamp, a
-#     hash of the pristine commit, the patch contents and the build flags,
+#     hash of the base commit, the patch contents and the build flags,
 #     differs; otherwise bench_tree returns at once.
 #
 #   bench_tree_bin TREE PROGRAM   prints TREE/PROGRAM after checking that it
@@ -37,12 +41,22 @@
 BENCH_CFLAGS='-O2 -g'
 BENCH_TREE=
 
+# Prints the commit the variants start from.
+bench_base_ref() {
+    local src=$1 base=$2
+    if git -C "$src" rev-parse -q --verify "base/$base^{commit}" >/dev/null; then
+        echo "base/$base"
+    else
+        echo "pristine/$base"
+    fi
+}
+
 # Prints the key that identifies the sources and flags of a tree.
 bench_tree_key() {
     local src=$1 base=$2
     shift 2
     {
-        echo "pristine $(git -C "$src" rev-parse "pristine/$base^{commit}")"
+        echo "start $(git -C "$src" rev-parse "$(bench_base_ref "$src" "$base")^{commit}")"
         echo "cflags $BENCH_CFLAGS"
         local p
         for p in "$@"; do
@@ -95,10 +109,13 @@ bench_tree() {
     done
 
     local src="$BUILD/ovs-$base"
-    if [ ! -d "$src/.git" ]; then
+    if [ ! -d "$src/.git" ] ||
+       ! git -C "$src" rev-parse -q --verify "base/$base" >/dev/null; then
         stage "fetching OVS $base"
         run "$TOP/build.sh" fetch "$base" || die "fetch of $base failed"
     fi
+    local start
+    start=$(bench_base_ref "$src" "$base")
 
     local wt="$BUILD/bench/$base-$variant" key
     key=$(bench_tree_key "$src" "$base" "${patches[@]}")
@@ -113,15 +130,22 @@ bench_tree() {
     if [ ! -e "$wt/.git" ]; then
         stage "creating worktree $base-$variant"
         git -C "$src" worktree prune
-        run git -C "$src" worktree add --detach "$wt" "pristine/$base" ||
+        run git -C "$src" worktree add --detach "$wt" "$start" ||
             die "git worktree add $wt failed"
     else
-        stage "resetting worktree $base-$variant to pristine/$base"
+        stage "resetting worktree $base-$variant to $start"
         git -C "$wt" am --abort >/dev/null 2>&1 || true
-        run git -C "$wt" checkout -q -f --detach "pristine/$base" ||
-            die "checkout of pristine/$base in $wt failed"
+        run git -C "$wt" checkout -q -f --detach "$start" ||
+            die "checkout of $start in $wt failed"
     fi
     rm -f "$wt/.bench-stamp"
+    if [ "$start" != "pristine/$base" ]; then
+        # The build system includes debian/automake.mk: put Debian's
+        # packaging back, untracked, as in build/ovs-BASE itself.
+        rm -rf "$wt/debian"
+        git -C "$src" archive "pristine/$base" debian | tar -x -C "$wt" ||
+            die "cannot restore debian/ in $wt"
+    fi
 
     if [ ${#patches[@]} -gt 0 ]; then
         stage "applying ${#patches[@]} patch(es) to $base-$variant"

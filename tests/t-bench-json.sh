@@ -116,8 +116,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))["databases"][sys.argv[2]]
 g = d["generator"]["atoms"]
 assert 80000 <= g <= 125000, "generator atoms %d not ~100k" % g
+# The server also counts the few atoms of its own _Server database.
 for v in ("stock", "patched"):
-    assert d["server_atoms"][v] == g, "%s server has %d atoms, generator wrote %d" % (v, d["server_atoms"][v], g)
+    diff = d["server_atoms"][v] - g
+    assert 0 <= diff <= 100, "%s server has %d atoms, generator wrote %d" % (v, d["server_atoms"][v], g)
 ' "$RES" "$db" 2>"$WORK/atoms.err"; then
         ok "atoms-$db"
     else

@@ -7,7 +7,7 @@
  * row.  Everything is a function of the seed and the node count; the node
  * count is derived from the requested number of atoms (counted the way
  * ovsdb-server counts them for "memory/show": one per set element, two per
- * map pair, over every column).
+ * map pair, over every column including _uuid and _version).
  *
  * Usage: ovsdb-gen --db nb|sb --schema FILE --atoms N [--seed S]
  *                  [--nodes N] [--stats FILE] -o OUTPUT
@@ -36,7 +36,8 @@ struct buf {
 
 /* What was generated, for the report and the atom-count calibration. */
 struct stats {
-    uint64_t atoms;             /* As ovsdb-server counts them. */
+    uint64_t atoms;             /* As ovsdb-server counts them (including
+                                 * _uuid and _version of each row). */
     uint64_t rows;              /* Rows in all tables. */
     uint64_t str_atoms;         /* String atoms (keys, values, elements). */
     uint64_t str_short;         /* ...of which at most 23 bytes long. */
@@ -245,6 +246,8 @@ row_begin(int tid, uint64_t idx)
     row_first = true;
     cur_table->rows++;
     st.rows++;
+    /* ovsdb-server counts the _uuid and _version columns as well. */
+    count_atoms(2);
 }
 
 static void
@@ -2126,12 +2129,13 @@ main(int argc, char *argv[])
             continue;
         }
         fprintf(o, "db=%s\nnodes=%"PRIu64"\npods=%"PRIu64"\nrows=%"PRIu64
-                "\natoms=%"PRIu64"\nstring_atoms=%"PRIu64
+                "\natoms=%"PRIu64"\ndata_atoms=%"PRIu64"\nstring_atoms=%"PRIu64
                 "\nshort_string_atoms=%"PRIu64"\nshort_string_pct=%.1f\n"
                 "string_bytes=%"PRIu64"\nuuid_atoms=%"PRIu64
                 "\ninteger_atoms=%"PRIu64"\nboolean_atoms=%"PRIu64
                 "\nfile_bytes=%zu\n",
-                db, m.nodes, m.pods, st.rows, st.atoms, st.str_atoms,
+                db, m.nodes, m.pods, st.rows, st.atoms, st.atoms - 2 * st.rows,
+                st.str_atoms,
                 st.str_short, 100.0 * st.str_short / st.str_atoms,
                 st.str_bytes, st.uuid_atoms, st.int_atoms, st.bool_atoms,
                 schema_len + out.len + 2 * 64);
