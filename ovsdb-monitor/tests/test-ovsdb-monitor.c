@@ -1,0 +1,1560 @@
+/* Tests of the ovsdb-monitor model.
+ *
+ * Prints "ok NAME" or "FAIL NAME: why" per case and ends with
+ * "N passed, N failed"; exits 1 if any case failed.
+ *
+ * Besides comparing the three cache modes with each other, every client's
+ * output is replayed by an independent replica (an IDL in miniature, below)
+ * and compared with the database: that checks the composed updates
+ * themselves, not only that the modes agree. */
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovsdb-monitor.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+
+/* Evaluates X, which must be true. */
+#define MUST(X)                                                     \
+    do {                                                            \
+        if (!(X)) {                                                 \
+            fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #X); \
+            abort();                                                \
+        }                                                           \
+    } while (0)
+
+static int n_passed, n_failed;
+static char why[1024];          /* First failure of the current case. */
+
+static void
+failf(const char *format, ...)
+{
+    if (!why[0]) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(why, sizeof why, format, args);
+        va_end(args);
+    }
+}
+
+#define EXPECT(COND, ...)                       \
+    do {                                        \
+        if (!(COND)) {                          \
+            failf(__VA_ARGS__);                 \
+        }                                       \
+    } while (0)
+
+static void
+report(const char *name)
+{
+    if (why[0]) {
+        printf("FAIL %s: %s\n", name, why);
+        n_failed++;
+    } else {
+        printf("ok %s\n", name);
+        n_passed++;
+    }
+    fflush(stdout);
+    why[0] = '\0';
+}
+
+/* ---------------------------------------------------------------------
+ * Schema and random content.
+ * --------------------------------------------------------------------- */
+
+#define N_TABLES 4
+static const struct om_column_def pb_cols[] = {
+    { "logical_port", OM_SCALAR, OM_STRING, 0 },
+    { "tunnel_key", OM_SCALAR, OM_INTEGER, 0 },
+    { "chassis", OM_SET, OM_STRING, 0 },
+    { "up", OM_SCALAR, OM_BOOLEAN, 0 },
+    { "external_ids", OM_MAP, OM_STRING, OM_STRING },
+    { "mac", OM_SET, OM_STRING, 0 },
+};
+static const struct om_column_def lf_cols[] = {
+    { "match", OM_SCALAR, OM_STRING, 0 },
+    { "actions", OM_SCALAR, OM_STRING, 0 },
+    { "priority", OM_SCALAR, OM_INTEGER, 0 },
+    { "table_id", OM_SCALAR, OM_INTEGER, 0 },
+    { "pipeline", OM_SCALAR, OM_STRING, 0 },
+    { "tags", OM_SET, OM_INTEGER, 0 },
+    { "options", OM_MAP, OM_STRING, OM_INTEGER },
+};
+static const struct om_column_def mb_cols[] = {
+    { "ip", OM_SCALAR, OM_STRING, 0 },
+    { "mac", OM_SCALAR, OM_STRING, 0 },
+    { "datapath", OM_SCALAR, OM_UUID, 0 },
+    { "timestamp", OM_SCALAR, OM_REAL, 0 },
+};
+static const struct om_column_def ch_cols[] = {
+    { "name", OM_SCALAR, OM_STRING, 0 },
+    { "hostname", OM_SCALAR, OM_STRING, 0 },
+    { "encaps", OM_SET, OM_UUID, 0 },
+};
+
+struct table_spec {
+    const char *name;
+    const struct om_column_def *cols;
+    size_t n_cols;
+    const char *const *monitored;   /* Null: all. */
+    size_t n_monitored;
+    unsigned int select;
+};
+
+static const char *const mb_monitored[] = { "ip", "mac", "datapath" };
+static const struct table_spec specs[N_TABLES] = {
+    { "Port_Binding", pb_cols, 6, NULL, 0, OM_SEL_ALL },
+    { "Logical_Flow", lf_cols, 7, NULL, 0, OM_SEL_ALL },
+    { "MAC_Binding", mb_cols, 4, mb_monitored, 3, OM_SEL_ALL },
+    { "Chassis", ch_cols, 3, NULL, 0,
+      OM_SEL_INITIAL | OM_SEL_INSERT | OM_SEL_DELETE },
+};
+
+static uint64_t
+rnd(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static unsigned int
+rnd_n(uint64_t *s, unsigned int n)
+{
+    return (unsigned int) (rnd(s) % n);
+}
+
+static struct json *
+rnd_atom(uint64_t *s, enum om_atomic_type type)
+{
+    static const char *const words[] = {
+        "lr0", "ls1", "sw2", "vif3", "br-int", "ip4.dst == 10.0.0.1",
+        "next;", "", "outport = \"p\\\"q\"; output;", "\xc3\xa9t\xc3\xa9",
+    };
+    char buf[64];
+
+    switch (type) {
+    case OM_INTEGER:
+        return json_integer_create(rnd_n(s, 5) ? rnd_n(s, 8) : rnd_n(s, 70000));
+    case OM_REAL:
+        return json_real_create(rnd_n(s, 100000) / 8.0);
+    case OM_BOOLEAN:
+        return json_boolean_create(rnd_n(s, 2));
+    case OM_STRING:
+        return json_string_create(words[rnd_n(s, 10)]);
+    case OM_UUID:
+        snprintf(buf, sizeof buf, "%08x-0000-4000-8000-%012x",
+                 rnd_n(s, 4), rnd_n(s, 3));
+        return json_array_create_2(json_string_create("uuid"),
+                                   json_string_create(buf));
+    }
+    return json_null_create();
+}
+
+static struct json *
+rnd_value(uint64_t *s, const struct om_column_def *col)
+{
+    if (col->kind == OM_SCALAR) {
+        return rnd_atom(s, col->key);
+    }
+
+    size_t n = rnd_n(s, 4);
+    struct json *list = json_array_create_empty();
+    for (size_t i = 0; i < n; i++) {
+        if (col->kind == OM_SET) {
+            json_array_add(list, rnd_atom(s, col->key));
+        } else {
+            struct json *key = rnd_atom(s, col->key);
+            bool dup = false;
+            for (size_t j = 0; j < json_array_size(list); j++) {
+                dup |= json_equal(json_array_at(json_array_at(list, j), 0),
+                                  key);
+            }
+            if (dup) {
+                json_destroy(key);
+                continue;
+            }
+            json_array_add(list, json_array_create_2(key,
+                                                     rnd_atom(s, col->value)));
+        }
+    }
+    if (col->kind == OM_SET && n == 1 && rnd_n(s, 2)) {
+        struct json *atom = json_clone(json_array_at(list, 0));
+        json_destroy(list);
+        return atom;
+    }
+    return json_array_create_2(json_string_create(col->kind == OM_SET
+                                                  ? "set" : "map"), list);
+}
+
+/* ---------------------------------------------------------------------
+ * A world: database, monitor, clients.
+ * --------------------------------------------------------------------- */
+
+#define MAX_CLIENTS 3100
+
+struct client_info {
+    enum om_version version;    /* Protocol version. */
+    int cond;                   /* Condition number, 0 for none. */
+    int pred;                   /* Client it reconnects for, or -1. */
+    char *final_output;         /* Output, kept when it left. */
+};
+
+struct world {
+    struct om_db *db;
+    struct om_monitor *mon;
+    struct om_table *tables[N_TABLES];
+    struct om_client *clients[MAX_CLIENTS];
+    struct client_info info[MAX_CLIENTS];
+    size_t n_clients;
+};
+
+static void
+world_init(struct world *w, enum om_cache_mode mode, uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    w->db = om_db_create(seed);
+    w->mon = om_monitor_create(w->db, mode);
+    for (size_t i = 0; i < N_TABLES; i++) {
+        char *error = NULL;
+        w->tables[i] = om_db_add_table(w->db, specs[i].name, specs[i].cols,
+                                       specs[i].n_cols);
+        if (!om_monitor_add_table(w->mon, w->tables[i], specs[i].monitored,
+                                  specs[i].n_monitored, specs[i].select,
+                                  &error)) {
+            fprintf(stderr, "add table: %s\n", error);
+            abort();
+        }
+    }
+}
+
+static void
+world_destroy(struct world *w)
+{
+    for (size_t i = 0; i < w->n_clients; i++) {
+        free(w->info[i].final_output);
+    }
+    om_db_destroy(w->db);       /* Destroys the monitor and its clients. */
+}
+
+/* Condition number 'n' (1..3). */
+static struct om_condition *
+make_condition(int n)
+{
+    struct om_condition *c = om_condition_create();
+    struct json *v;
+
+    switch (n) {
+    case 1:
+        v = json_boolean_create(true);
+        om_condition_add_equal(c, "Port_Binding", "up", v);
+        json_destroy(v);
+        v = json_string_create("ingress");
+        om_condition_add_equal(c, "Logical_Flow", "pipeline", v);
+        json_destroy(v);
+        break;
+    case 2:
+        for (int k = 0; k < 3; k++) {
+            v = json_integer_create(k);
+            om_condition_add_equal(c, "Logical_Flow", "table_id", v);
+            json_destroy(v);
+        }
+        om_condition_add_bool(c, "MAC_Binding", false);
+        break;
+    case 3:
+        v = json_string_create("lr0");
+        om_condition_add_equal(c, "Port_Binding", "chassis", v);
+        json_destroy(v);
+        v = json_string_create("ls1");
+        om_condition_add_equal(c, "MAC_Binding", "ip", v);
+        json_destroy(v);
+        break;
+    default:
+        /* Literally true everywhere: unconditional. */
+        om_condition_add_bool(c, "Port_Binding", true);
+        break;
+    }
+    return c;
+}
+
+static int
+world_join(struct world *w, enum om_version v, int cond, int pred,
+           const char *last_txn_id)
+{
+    size_t i = w->n_clients++;
+    char id[32], *error = NULL;
+    struct om_condition *c = cond ? make_condition(cond) : NULL;
+
+    if (i >= MAX_CLIENTS) {
+        abort();
+    }
+    snprintf(id, sizeof id, "mon-%zu", i);
+    w->info[i].version = v;
+    w->info[i].cond = cond;
+    w->info[i].pred = pred;
+    w->clients[i] = om_client_create(w->mon, v, id, c, last_txn_id, &error);
+    if (!w->clients[i]) {
+        fprintf(stderr, "client: %s\n", error);
+        abort();
+    }
+    om_condition_destroy(c);
+    return (int) i;
+}
+
+static void
+world_leave(struct world *w, size_t i)
+{
+    size_t len;
+    const char *out = om_client_output(w->clients[i], &len);
+
+    w->info[i].final_output = strdup(out);
+    om_client_destroy(w->clients[i]);
+    w->clients[i] = NULL;
+}
+
+static const char *
+world_output(const struct world *w, size_t i)
+{
+    return (w->clients[i] ? om_client_output(w->clients[i], NULL)
+            : w->info[i].final_output);
+}
+
+/* A random transaction of 1 to 6 operations. */
+static void
+world_random_txn(struct world *w, uint64_t *s)
+{
+    struct om_txn *txn = om_txn_begin(w->db);
+    size_t n_ops = 1 + rnd_n(s, 6);
+
+    for (size_t op = 0; op < n_ops; op++) {
+        size_t t = rnd_n(s, N_TABLES);
+        struct om_table *table = w->tables[t];
+        const struct table_spec *spec = &specs[t];
+        char (*uuids)[37];
+        size_t n_rows = om_table_row_uuids(table, &uuids);
+        unsigned int kind = rnd_n(s, 10);
+
+        if (kind < 4 || n_rows < 3) {
+            char uuid[37];
+            snprintf(uuid, sizeof uuid, "%s", om_txn_insert(txn, table));
+            for (size_t c = 0; c < spec->n_cols; c++) {
+                if (rnd_n(s, 4)) {
+                    struct json *v = rnd_value(s, &spec->cols[c]);
+                    MUST(om_txn_set(txn, table, uuid,
+                                             spec->cols[c].name, v, NULL));
+                    json_destroy(v);
+                }
+            }
+            if (!rnd_n(s, 12)) {
+                om_txn_delete(txn, table, uuid);    /* Within the txn. */
+            }
+        } else if (kind < 8) {
+            const char *uuid = uuids[rnd_n(s, n_rows)];
+            size_t n_changes = 1 + rnd_n(s, 3);
+            for (size_t k = 0; k < n_changes; k++) {
+                const struct om_column_def *col
+                    = &spec->cols[rnd_n(s, spec->n_cols)];
+                struct json *v = rnd_value(s, col);
+                MUST(om_txn_set(txn, table, uuid, col->name, v,
+                                         NULL));
+                json_destroy(v);
+            }
+        } else {
+            om_txn_delete(txn, table, uuids[rnd_n(s, n_rows)]);
+        }
+        free(uuids);
+    }
+    om_txn_commit(txn);
+}
+
+/* ---------------------------------------------------------------------
+ * The replica: applies what a client received, as an IDL would.
+ *
+ * It keeps, per table and row, each received column as a list of
+ * elements (a scalar as a one-element list), so that set and map diffs can
+ * be applied and values compared regardless of element order.
+ * --------------------------------------------------------------------- */
+
+static const struct table_spec *
+find_spec(const char *table)
+{
+    for (size_t i = 0; i < N_TABLES; i++) {
+        if (!strcmp(specs[i].name, table)) {
+            return &specs[i];
+        }
+    }
+    return NULL;
+}
+
+static const struct om_column_def *
+find_col(const struct table_spec *spec, const char *name)
+{
+    for (size_t i = 0; i < spec->n_cols; i++) {
+        if (!strcmp(spec->cols[i].name, name)) {
+            return &spec->cols[i];
+        }
+    }
+    return NULL;
+}
+
+static bool
+is_tagged(const struct json *v, const char *tag)
+{
+    return (v->type == JSON_ARRAY && json_array_size(v) == 2
+            && json_array_at(v, 0)->type == JSON_STRING
+            && !strcmp(json_string(json_array_at(v, 0)), tag));
+}
+
+/* Elements of a value as it is on the wire. */
+static struct json *
+elems_of(const struct om_column_def *col, const struct json *v)
+{
+    if (col->kind == OM_SCALAR || (col->kind == OM_SET
+                                   && !is_tagged(v, "set"))) {
+        return json_array_create_1(json_clone(v));
+    }
+    if (!is_tagged(v, col->kind == OM_SET ? "set" : "map")) {
+        failf("column %s: bad value on the wire", col->name);
+        return json_array_create_empty();
+    }
+    return json_deep_clone(json_array_at(v, 1));
+}
+
+static bool
+elems_equal(const struct json *a, const struct json *b)
+{
+    size_t n = json_array_size(a);
+
+    if (n != json_array_size(b)) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool found = false;
+        for (size_t j = 0; j < n && !found; j++) {
+            found = json_equal(json_array_at(a, i), json_array_at(b, j));
+        }
+        if (!found) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool
+is_default_elems(const struct om_column_def *col, const struct json *elems)
+{
+    if (col->kind != OM_SCALAR) {
+        return json_array_size(elems) == 0;
+    }
+    const struct json *a = json_array_at(elems, 0);
+    switch (col->key) {
+    case OM_INTEGER: return a->type == JSON_INTEGER && !json_integer(a);
+    case OM_REAL: return a->type == JSON_REAL && json_real(a) == 0.0;
+    case OM_BOOLEAN: return a->type == JSON_FALSE;
+    case OM_STRING: return a->type == JSON_STRING && !*json_string(a);
+    case OM_UUID:
+        return !strcmp(json_string(json_array_at(a, 1)),
+                       "00000000-0000-0000-0000-000000000000");
+    }
+    return false;
+}
+
+/* Applies a set or map diff to a list of elements. */
+static void
+apply_diff(const struct om_column_def *col, struct json *elems,
+           const struct json *diff)
+{
+    for (size_t i = 0; i < json_array_size(diff); i++) {
+        const struct json *d = json_array_at(diff, i);
+        size_t n = json_array_size(elems), j;
+
+        for (j = 0; j < n; j++) {
+            const struct json *e = json_array_at(elems, j);
+            if (col->kind == OM_SET
+                ? json_equal(e, d)
+                : json_equal(json_array_at(e, 0), json_array_at(d, 0))) {
+                break;
+            }
+        }
+        if (j == n) {
+            json_array_add(elems, json_clone(d));
+        } else if (col->kind == OM_MAP
+                   && !json_equal(json_array_at(json_array_at(elems, j), 1),
+                                  json_array_at(d, 1))) {
+            json_array_set(elems, j, json_clone(d));
+        } else {
+            /* Remove element j: move the last one there. */
+            struct json *last = json_array_pop(elems);
+            if (j < n - 1) {
+                json_array_set(elems, j, last);
+            } else {
+                json_destroy(last);
+            }
+        }
+    }
+}
+
+static struct json *
+get_or_create(struct json *obj, const char *name)
+{
+    struct json *v = json_object_get(obj, name);
+    if (!v) {
+        v = json_object_create();
+        json_object_put(obj, name, v);
+    }
+    return v;
+}
+
+static void
+apply_update(struct json *rep, enum om_version version,
+             const struct json *update)
+{
+    struct shash_node *tn;
+
+    if (update->type != JSON_OBJECT) {
+        failf("update is not an object");
+        return;
+    }
+    SHASH_FOR_EACH (tn, json_object(update)) {
+        const struct table_spec *spec = find_spec(tn->name);
+        const struct json *rows = tn->data;
+        struct shash_node *rn;
+
+        if (!spec || rows->type != JSON_OBJECT) {
+            failf("update for unknown table %s", tn->name);
+            continue;
+        }
+        struct json *trows = get_or_create(rep, tn->name);
+        SHASH_FOR_EACH (rn, json_object(rows)) {
+            const struct json *ru = rn->data;
+            struct json *row = json_object_get(trows, rn->name);
+
+            if (ru->type != JSON_OBJECT || !shash_count(json_object(ru))) {
+                failf("%s: empty row update", rn->name);
+                continue;
+            }
+            if (version == OM_V1) {
+                const struct json *new = json_object_get(ru, "new");
+                const struct json *old = json_object_get(ru, "old");
+                if (new && !old && row) {
+                    failf("%s: v1 insert of a row the client has", rn->name);
+                } else if ((old || !new) && !row) {
+                    failf("%s: v1 change of a row the client lacks",
+                          rn->name);
+                }
+                if (new) {
+                    struct json *r = json_object_create();
+                    struct shash_node *cn;
+                    SHASH_FOR_EACH (cn, json_object(new)) {
+                        const struct om_column_def *col
+                            = find_col(spec, cn->name);
+                        if (!col) {
+                            failf("unknown column %s", cn->name);
+                            continue;
+                        }
+                        json_object_put(r, cn->name, elems_of(col, cn->data));
+                    }
+                    json_object_put(trows, rn->name, r);
+                } else {
+                    json_object_delete(trows, rn->name);
+                }
+                continue;
+            }
+
+            const struct shash_node *op = json_object(ru)->nodes;
+            if (shash_count(json_object(ru)) != 1) {
+                failf("%s: row-update2 with %zu members", rn->name,
+                      shash_count(json_object(ru)));
+            } else if (!strcmp(op->name, "delete")) {
+                if (!row) {
+                    failf("%s: delete of a row the client lacks", rn->name);
+                }
+                json_object_delete(trows, rn->name);
+            } else if (!strcmp(op->name, "initial")
+                       || !strcmp(op->name, "insert")) {
+                if (row) {
+                    failf("%s: insert of a row the client has", rn->name);
+                }
+                struct json *r = json_object_create();
+                struct shash_node *cn;
+                SHASH_FOR_EACH (cn, json_object((const struct json *)
+                                                op->data)) {
+                    const struct om_column_def *col = find_col(spec,
+                                                               cn->name);
+                    if (!col) {
+                        failf("unknown column %s", cn->name);
+                        continue;
+                    }
+                    json_object_put(r, cn->name, elems_of(col, cn->data));
+                }
+                json_object_put(trows, rn->name, r);
+            } else if (!strcmp(op->name, "modify")) {
+                if (!row) {
+                    failf("%s: modify of a row the client lacks", rn->name);
+                    continue;
+                }
+                struct shash_node *cn;
+                SHASH_FOR_EACH (cn, json_object((const struct json *)
+                                                op->data)) {
+                    const struct om_column_def *col = find_col(spec,
+                                                               cn->name);
+                    if (!col) {
+                        failf("unknown column %s", cn->name);
+                        continue;
+                    }
+                    if (col->kind == OM_SCALAR) {
+                        json_object_put(row, cn->name,
+                                        elems_of(col, cn->data));
+                        continue;
+                    }
+                    struct json *elems = json_object_get(row, cn->name);
+                    if (!elems) {
+                        elems = json_array_create_empty();
+                        json_object_put(row, cn->name, elems);
+                    }
+                    struct json *diff = elems_of(col, cn->data);
+                    apply_diff(col, elems, diff);
+                    json_destroy(diff);
+                }
+            } else {
+                failf("%s: unknown row-update2 op %s", rn->name, op->name);
+            }
+        }
+    }
+}
+
+/* Applies every message of 'output' to '*repp' (if '*repp' is nonnull).
+ * Stores the last transaction id seen (update3) in 'last_txn' if
+ * nonnull. */
+static void
+apply_output(struct json **repp, enum om_version version, const char *output,
+             char last_txn[37])
+{
+    const char *p = output;
+
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        if (!nl) {
+            failf("message without a new-line");
+            return;
+        }
+        struct json *msg = json_from_buffer(p, nl - p);
+        p = nl + 1;
+        if (msg->type != JSON_OBJECT) {
+            failf("message does not parse: %s",
+                  msg->type == JSON_STRING ? json_string(msg) : "?");
+            json_destroy(msg);
+            return;
+        }
+
+        const struct json *result = json_object_get(msg, "result");
+        const struct json *params = json_object_get(msg, "params");
+        const struct json *method = json_object_get(msg, "method");
+        const struct json *update = NULL, *txn = NULL;
+        static const char *const methods[] = { "update", "update2",
+                                               "update3" };
+        if (result) {
+            if (version == OM_V3) {
+                if (result->type != JSON_ARRAY || json_array_size(result) != 3
+                    || json_array_at(result, 1)->type != JSON_STRING) {
+                    failf("bad monitor_cond_since reply");
+                } else {
+                    if (json_array_at(result, 0)->type == JSON_FALSE
+                        && *repp) {
+                        /* Not found: the reply has everything. */
+                        json_destroy(*repp);
+                        *repp = json_object_create();
+                    }
+                    txn = json_array_at(result, 1);
+                    update = json_array_at(result, 2);
+                }
+            } else {
+                update = result;
+            }
+        } else if (method && method->type == JSON_STRING
+                   && !strcmp(json_string(method), methods[version])
+                   && params && params->type == JSON_ARRAY
+                   && json_array_size(params) == (version == OM_V3 ? 3 : 2)) {
+            update = json_array_at(params, version == OM_V3 ? 2 : 1);
+            txn = version == OM_V3 ? json_array_at(params, 1) : NULL;
+        } else {
+            failf("unexpected message for %s", methods[version]);
+        }
+        if (update && *repp) {
+            apply_update(*repp, version, update);
+        }
+        if (txn && last_txn && txn->type == JSON_STRING) {
+            snprintf(last_txn, 37, "%s", json_string(txn));
+        }
+        json_destroy(msg);
+    }
+}
+
+/* Whether row 'uuid' of 'table' matches condition number 'cond', decided
+ * here independently of the module. */
+static bool
+row_matches(int cond, const struct om_table *table, const char *uuid)
+{
+    const char *name = om_table_name(table);
+    const struct json *v;
+
+    switch (cond) {
+    case 1:
+        if (!strcmp(name, "Port_Binding")) {
+            return om_table_get(table, uuid, "up")->type == JSON_TRUE;
+        } else if (!strcmp(name, "Logical_Flow")) {
+            return !strcmp(json_string(om_table_get(table, uuid,
+                                                    "pipeline")),
+                           "ingress");
+        }
+        return true;
+    case 2:
+        if (!strcmp(name, "Logical_Flow")) {
+            v = om_table_get(table, uuid, "table_id");
+            return json_integer(v) >= 0 && json_integer(v) < 3;
+        }
+        return strcmp(name, "MAC_Binding") != 0;
+    case 3:
+        if (!strcmp(name, "Port_Binding")) {
+            /* "chassis" == "lr0": the set is exactly {"lr0"}. */
+            v = om_table_get(table, uuid, "chassis");
+            return v->type == JSON_STRING && !strcmp(json_string(v), "lr0");
+        } else if (!strcmp(name, "MAC_Binding")) {
+            return !strcmp(json_string(om_table_get(table, uuid, "ip")),
+                           "ls1");
+        }
+        return true;
+    default:
+        return true;
+    }
+}
+
+/* Compares replica 'rep' of a client with condition 'cond' with the
+ * database.  Returns the number of rows checked. */
+static size_t
+compare_replica(const struct world *w, const struct json *rep, int cond,
+                const char *who)
+{
+    size_t n_checked = 0;
+
+    for (size_t t = 0; t < N_TABLES; t++) {
+        const struct table_spec *spec = &specs[t];
+        const struct om_table *table = w->tables[t];
+        const struct json *trows = json_object_get(rep, spec->name);
+        size_t n_expected = 0;
+        char (*uuids)[37];
+        size_t n = om_table_row_uuids(table, &uuids);
+
+        for (size_t r = 0; r < n; r++) {
+            const struct json *row = trows ? json_object_get(trows, uuids[r])
+                                           : NULL;
+            if (!row_matches(cond, table, uuids[r])) {
+                EXPECT(!row, "%s: %s %s should not be there", who,
+                       spec->name, uuids[r]);
+                continue;
+            }
+            n_expected++;
+            if (!row) {
+                failf("%s: missing %s row %s", who, spec->name, uuids[r]);
+                continue;
+            }
+            if (!(spec->select & OM_SEL_MODIFY)) {
+                continue;       /* Modifications are not sent. */
+            }
+            size_t n_mon = spec->monitored ? spec->n_monitored : spec->n_cols;
+            for (size_t c = 0; c < n_mon; c++) {
+                const struct om_column_def *col
+                    = (spec->monitored ? find_col(spec, spec->monitored[c])
+                       : &spec->cols[c]);
+                struct json *dbv = elems_of(col, om_table_get(table, uuids[r],
+                                                              col->name));
+                const struct json *rv = json_object_get(row, col->name);
+                if (rv ? !elems_equal(rv, dbv) : !is_default_elems(col, dbv)) {
+                    char *a = rv ? json_to_string(rv, 0) : strdup("(absent)");
+                    char *b = json_to_string(dbv, 0);
+                    failf("%s: %s %s column %s: client has %s, db has %s",
+                          who, spec->name, uuids[r], col->name, a, b);
+                    free(a);
+                    free(b);
+                }
+                json_destroy(dbv);
+            }
+            n_checked++;
+        }
+        size_t n_rep = trows ? shash_count(json_object(trows)) : 0;
+        EXPECT(n_rep == n_expected, "%s: %s: client has %zu rows, expected "
+               "%zu", who, spec->name, n_rep, n_expected);
+        if (!spec->monitored) {
+            /* Unmonitored columns must never be sent. */
+        } else if (trows) {
+            struct shash_node *rn;
+            SHASH_FOR_EACH (rn, json_object(trows)) {
+                EXPECT(!json_object_get(rn->data, "timestamp"),
+                       "%s: unmonitored column sent", who);
+            }
+        }
+        free(uuids);
+    }
+    return n_checked;
+}
+
+/* Replays everything client 'i' (and the clients it reconnects for)
+ * received. */
+static struct json *
+replay_client(const struct world *w, size_t i)
+{
+    struct json *rep;
+
+    if (w->info[i].pred >= 0) {
+        rep = replay_client(w, w->info[i].pred);
+    } else {
+        rep = json_object_create();
+    }
+    apply_output(&rep, w->info[i].version, world_output(w, i), NULL);
+    return rep;
+}
+
+/* ---------------------------------------------------------------------
+ * Scenarios.
+ * --------------------------------------------------------------------- */
+
+static void
+flush_all(struct world *w)
+{
+    om_monitor_flush(w->mon);
+}
+
+/* A random scenario: clients of every version join (some with conditions
+ * if 'conditions'), leave, reconnect with monitor_cond_since, and lag
+ * behind, between random transactions.  Everything it decides comes from
+ * 'seed' and the database, never from the cache mode. */
+static void
+run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
+             int n_steps, int max_clients, bool conditions)
+{
+    uint64_t s = seed * 7919 + 17;
+
+    world_init(w, mode, seed);
+    for (int i = 0; i < 3; i++) {
+        world_random_txn(w, &s);
+    }
+    for (int step = 0; step < n_steps; step++) {
+        unsigned int k = rnd_n(&s, 100);
+        size_t n = w->n_clients;
+
+        if (k < 15 && (int) n < max_clients) {
+            enum om_version v = rnd_n(&s, OM_N_VERSIONS);
+            int cond = (conditions && v != OM_V1 && !rnd_n(&s, 3)
+                        ? 1 + (int) rnd_n(&s, 4) : 0);
+            world_join(w, v, cond, -1, NULL);
+        } else if (k < 20 && n && (int) n < max_clients) {
+            size_t i = rnd_n(&s, n);
+            if (w->clients[i] && w->info[i].version == OM_V3) {
+                char last[37] = "";
+                struct json *none = NULL;
+                apply_output(&none, OM_V3, world_output(w, i), last);
+                world_leave(w, i);
+                if (!rnd_n(&s, 8)) {
+                    /* A transaction id the server never made. */
+                    snprintf(last, sizeof last, "%s",
+                             "12345678-1234-1234-1234-123456789abc");
+                }
+                world_join(w, OM_V3, w->info[i].cond, (int) i, last);
+            }
+        } else if (k < 23 && n) {
+            size_t i = rnd_n(&s, n);
+            if (w->clients[i]) {
+                world_leave(w, i);
+            }
+        } else if (k < 60) {
+            world_random_txn(w, &s);
+        } else if (k < 80) {
+            flush_all(w);
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                if (rnd_n(&s, 2) && w->clients[i]) {
+                    om_client_flush(w->clients[i]);
+                }
+            }
+        }
+    }
+    flush_all(w);
+}
+
+static const enum om_cache_mode modes[3] = {
+    OM_CACHE_NONE, OM_CACHE_JSON, OM_CACHE_SERIALIZED
+};
+
+/* Every client gets byte-identical output in the three modes, and what
+ * each got brings its replica exactly to the database's state. */
+static void
+test_modes_agree(uint64_t seed, int n_steps, int max_clients,
+                 bool conditions)
+{
+    static struct world w[3];
+    char name[160];
+
+    for (int m = 0; m < 3; m++) {
+        run_scenario(&w[m], modes[m], seed, n_steps, max_clients,
+                     conditions);
+    }
+
+    size_t n = w[0].n_clients, n_bytes = 0, versions[OM_N_VERSIONS] = {0};
+    size_t n_cond = 0, n_reconnect = 0;
+    for (int m = 1; m < 3; m++) {
+        EXPECT(w[m].n_clients == n, "modes ran different scenarios");
+    }
+    for (size_t i = 0; i < n && i < w[1].n_clients && i < w[2].n_clients;
+         i++) {
+        const char *ref = world_output(&w[0], i);
+        n_bytes += strlen(ref);
+        versions[w[0].info[i].version]++;
+        n_cond += w[0].info[i].cond != 0;
+        n_reconnect += w[0].info[i].pred >= 0;
+        for (int m = 1; m < 3; m++) {
+            const char *out = world_output(&w[m], i);
+            if (strcmp(ref, out)) {
+                size_t d = 0;
+                while (ref[d] == out[d]) {
+                    d++;
+                }
+                failf("client %zu (%s%s): %s differs from %s at byte %zu",
+                      i, om_version_name(w[0].info[i].version),
+                      w[0].info[i].cond ? ", conditional" : "",
+                      om_cache_mode_name(modes[m]),
+                      om_cache_mode_name(modes[0]), d);
+            }
+        }
+    }
+    EXPECT(om_monitor_counters(w[0].mon)->bytes_sent
+           == om_monitor_counters(w[2].mon)->bytes_sent,
+           "bytes_sent differ between modes");
+    snprintf(name, sizeof name, "seed %" PRIu64 ": %zu clients (v1 %zu, v2 "
+             "%zu, v3 %zu; %zu conditional, %zu reconnects), %zu bytes: "
+             "byte-identical in the 3 modes", seed, n, versions[OM_V1],
+             versions[OM_V2], versions[OM_V3], n_cond, n_reconnect, n_bytes);
+    EXPECT(n_bytes > 0 && versions[OM_V1] && versions[OM_V2]
+           && versions[OM_V3], "scenario too small");
+    report(name);
+
+    for (int m = 0; m < 3; m++) {
+        size_t n_live = 0, n_rows = 0;
+        for (size_t i = 0; i < w[m].n_clients; i++) {
+            if (!w[m].clients[i]) {
+                continue;
+            }
+            char who[64];
+            snprintf(who, sizeof who, "client %zu", i);
+            struct json *rep = replay_client(&w[m], i);
+            n_rows += compare_replica(&w[m], rep, w[m].info[i].cond, who);
+            json_destroy(rep);
+            n_live++;
+        }
+        EXPECT(n_live > 0, "no client left");
+        snprintf(name, sizeof name, "seed %" PRIu64 ", %s: replicas of %zu "
+                 "clients match the database (%zu rows checked)", seed,
+                 om_cache_mode_name(modes[m]), n_live, n_rows);
+        report(name);
+    }
+    for (int m = 0; m < 3; m++) {
+        world_destroy(&w[m]);
+    }
+}
+
+/* The cache must be able to fail: with invalidation disabled, a stale
+ * entry is served and the comparison with the no-cache mode catches it. */
+static void
+test_broken_cache_is_caught(void)
+{
+    struct world ref, bad;
+    uint64_t s = 99;
+
+    for (int pass = 0; pass < 2; pass++) {
+        struct world *w = pass ? &bad : &ref;
+        world_init(w, pass ? OM_CACHE_SERIALIZED : OM_CACHE_NONE, 5);
+        if (pass) {
+            om_monitor_set_invalidation__(w->mon, false);
+        }
+        s = 99;
+        world_random_txn(w, &s);
+        world_join(w, OM_V2, 0, -1, NULL);
+        world_join(w, OM_V2, 0, -1, NULL);
+        world_random_txn(w, &s);
+        om_client_flush(w->clients[0]);     /* Caches txn 2's update. */
+        world_random_txn(w, &s);
+        flush_all(w);                       /* Client 1: txn 2 and 3. */
+    }
+    EXPECT(strcmp(world_output(&ref, 1), world_output(&bad, 1)),
+           "a cache without invalidation went unnoticed");
+    world_destroy(&ref);
+    world_destroy(&bad);
+    report("a cache without invalidation serves a stale update, and the "
+           "comparison catches it");
+}
+
+/* Serializations per (version, change set), for 'n' clients of each
+ * version that join together and follow 'n_txns' transactions. */
+static void
+test_counters(size_t n)
+{
+    const size_t n_txns = 4;
+    struct om_counters c[3];
+    uint64_t bytes[3] = {0, 0, 0};
+
+    for (int m = 0; m < 3; m++) {
+        struct world *w = malloc(sizeof *w);
+        uint64_t s = 1234;
+
+        world_init(w, modes[m], 77);
+        for (int i = 0; i < 3; i++) {
+            world_random_txn(w, &s);
+        }
+        for (size_t i = 0; i < n; i++) {
+            for (int v = 0; v < OM_N_VERSIONS; v++) {
+                world_join(w, v, 0, -1, NULL);
+                om_client_set_keep_output(w->clients[w->n_clients - 1],
+                                          false);
+            }
+        }
+        for (size_t t = 0; t < n_txns; t++) {
+            /* An insertion, so that every update has content. */
+            struct om_txn *txn = om_txn_begin(w->db);
+            struct json *v = json_integer_create((long long) t);
+            const char *uuid = om_txn_insert(txn, w->tables[1]);
+            MUST(om_txn_set(txn, w->tables[1], uuid, "priority", v, NULL));
+            json_destroy(v);
+            om_txn_commit(txn);
+            flush_all(w);
+        }
+        c[m] = *om_monitor_counters(w->mon);
+        for (size_t i = 0; i < w->n_clients; i++) {
+            bytes[m] += om_client_bytes(w->clients[i]);
+        }
+        world_destroy(w);
+        free(w);
+    }
+
+    /* Per version: the initial contents and one update per txn. */
+    uint64_t per_client = n_txns + 1;
+    uint64_t updates = OM_N_VERSIONS * per_client;
+    uint64_t clients = OM_N_VERSIONS * n;
+    char name[200];
+
+    EXPECT(c[0].serializations == updates * n
+           && c[0].compositions == updates * n
+           && c[0].cache_hits + c[0].cache_misses == 0,
+           "no-cache: %" PRIu64 " serializations, %" PRIu64 " compositions",
+           c[0].serializations, c[0].compositions);
+    EXPECT(c[1].serializations == updates * n
+           && c[1].compositions == updates
+           && c[1].cache_hits == updates * (n - 1),
+           "json-cache: %" PRIu64 " serializations, %" PRIu64
+           " compositions, %" PRIu64 " hits", c[1].serializations,
+           c[1].compositions, c[1].cache_hits);
+    EXPECT(c[2].serializations == updates && c[2].compositions == updates
+           && c[2].cache_hits == updates * (n - 1)
+           && c[2].cache_misses == updates,
+           "serialized-cache: %" PRIu64 " serializations, %" PRIu64
+           " compositions, %" PRIu64 " hits, %" PRIu64 " misses",
+           c[2].serializations, c[2].compositions, c[2].cache_hits,
+           c[2].cache_misses);
+    EXPECT(c[2].bytes_verbatim * 1 == c[2].bytes_serialized * n,
+           "serialized-cache: %" PRIu64 " bytes copied verbatim, %" PRIu64
+           " serialized once, %zu clients per version", c[2].bytes_verbatim,
+           c[2].bytes_serialized, n);
+    EXPECT(c[0].bytes_verbatim == 0 && c[1].bytes_verbatim == 0,
+           "tree modes copied verbatim bytes");
+    for (int m = 0; m < 3; m++) {
+        EXPECT(c[m].messages == clients * per_client,
+               "%s: %" PRIu64 " messages", om_cache_mode_name(modes[m]),
+               c[m].messages);
+        EXPECT(c[m].bytes_sent == bytes[m] && bytes[m] == bytes[0],
+               "%s: bytes differ", om_cache_mode_name(modes[m]));
+    }
+    snprintf(name, sizeof name, "%zu client(s) per version, %zu txns: "
+             "serialized cache makes %" PRIu64 " serializations (one per "
+             "version and change set), no cache %" PRIu64 ", json cache %"
+             PRIu64, n, n_txns, c[2].serializations, c[0].serializations,
+             c[1].serializations);
+    report(name);
+}
+
+/* Conditional clients get filtered updates and do not touch the cache. */
+static void
+test_conditional(void)
+{
+    struct world w;
+    uint64_t s = 4242;
+
+    world_init(&w, OM_CACHE_SERIALIZED, 31);
+    for (int i = 0; i < 6; i++) {
+        world_random_txn(&w, &s);
+    }
+    world_join(&w, OM_V2, 0, -1, NULL);
+    world_join(&w, OM_V3, 0, -1, NULL);
+    world_join(&w, OM_V2, 1, -1, NULL);
+    world_join(&w, OM_V3, 2, -1, NULL);
+    world_join(&w, OM_V2, 3, -1, NULL);
+    world_join(&w, OM_V3, 4, -1, NULL);     /* All true: unconditional. */
+    EXPECT(om_client_is_conditional(w.clients[2])
+           && om_client_is_conditional(w.clients[3])
+           && om_client_is_conditional(w.clients[4])
+           && !om_client_is_conditional(w.clients[5]),
+           "conditional flags");
+
+    size_t n_sent_cond = 0, n_rounds = 0;
+    for (int round = 0; round < 20; round++) {
+        world_random_txn(&w, &s);
+        if (!om_client_needs_flush(w.clients[0])) {
+            continue;           /* The transaction changed nothing. */
+        }
+        n_rounds++;
+        /* Conditional clients first: the cache must not change. */
+        struct om_counters before = *om_monitor_counters(w.mon);
+        size_t entries = om_monitor_n_cache_entries(w.mon);
+        for (size_t i = 2; i <= 4; i++) {
+            n_sent_cond += om_client_flush(w.clients[i]);
+        }
+        const struct om_counters *after = om_monitor_counters(w.mon);
+        EXPECT(after->cache_hits == before.cache_hits
+               && after->cache_misses == before.cache_misses
+               && after->cache_inserts == before.cache_inserts
+               && om_monitor_n_cache_entries(w.mon) == entries,
+               "round %d: conditional clients touched the cache", round);
+        EXPECT(after->cond_compositions == before.cond_compositions + 3,
+               "round %d: %" PRIu64 " conditional compositions, expected %"
+               PRIu64, round, after->cond_compositions,
+               before.cond_compositions + 3);
+        /* Then the unconditional ones share the cache: v2 miss, v3 miss,
+         * v3 (all-true condition) hit. */
+        before = *om_monitor_counters(w.mon);
+        om_client_flush(w.clients[0]);
+        om_client_flush(w.clients[1]);
+        om_client_flush(w.clients[5]);
+        EXPECT(after->cache_hits == before.cache_hits + 1
+               && after->cache_misses == before.cache_misses + 2,
+               "round %d: unconditional clients: %" PRIu64 " hits, %"
+               PRIu64 " misses", round, after->cache_hits - before.cache_hits,
+               after->cache_misses - before.cache_misses);
+    }
+    for (size_t i = 0; i < w.n_clients; i++) {
+        char who[32];
+        snprintf(who, sizeof who, "client %zu", i);
+        struct json *rep = replay_client(&w, i);
+        compare_replica(&w, rep, w.info[i].cond, who);
+        json_destroy(rep);
+    }
+    EXPECT(strcmp(world_output(&w, 2), world_output(&w, 0)),
+           "filtered output equals unfiltered output");
+    EXPECT(n_sent_cond > 0 && n_rounds > 10,
+           "conditional clients got nothing");
+    world_destroy(&w);
+    report("conditional clients get filtered updates (checked by replica) "
+           "and never touch the cache");
+}
+
+/* A condition turns a modification into a deletion or an insertion. */
+static void
+test_condition_transitions(void)
+{
+    struct world w;
+    struct json *t = json_boolean_create(true), *f = json_boolean_create(false);
+
+    world_init(&w, OM_CACHE_SERIALIZED, 8);
+    struct om_txn *txn = om_txn_begin(w.db);
+    char uuid[37];
+    snprintf(uuid, sizeof uuid, "%s", om_txn_insert(txn, w.tables[0]));
+    MUST(om_txn_set(txn, w.tables[0], uuid, "up", t, NULL));
+    om_txn_commit(txn);
+
+    world_join(&w, OM_V2, 1, -1, NULL);     /* up == true */
+    om_client_clear_output(w.clients[0]);
+
+    const struct json *values[] = { f, t };
+    const char *expected[] = { "{\"delete\":null}",
+                               "{\"insert\":{\"up\":true}}" };
+    for (int i = 0; i < 2; i++) {
+        txn = om_txn_begin(w.db);
+        MUST(om_txn_set(txn, w.tables[0], uuid, "up", values[i], NULL));
+        om_txn_commit(txn);
+        flush_all(&w);
+
+        char want[256];
+        snprintf(want, sizeof want, "{\"id\":null,\"method\":\"update2\","
+                 "\"params\":[\"mon-0\",{\"Port_Binding\":{\"%s\":%s}}]}\n",
+                 uuid, expected[i]);
+        EXPECT(!strcmp(om_client_output(w.clients[0], NULL), want),
+               "got %s, want %s", om_client_output(w.clients[0], NULL), want);
+        om_client_clear_output(w.clients[0]);
+    }
+    json_destroy(t);
+    json_destroy(f);
+    world_destroy(&w);
+    report("a condition turns a modify into delete, then insert");
+}
+
+/* After a new transaction, a cache entry made before it is not served. */
+static void
+test_invalidation(void)
+{
+    struct world w, ref;
+    uint64_t s = 1;
+
+    for (int pass = 0; pass < 2; pass++) {
+        struct world *x = pass ? &ref : &w;
+        world_init(x, pass ? OM_CACHE_NONE : OM_CACHE_SERIALIZED, 3);
+        s = 1;
+        world_random_txn(x, &s);
+        world_join(x, OM_V3, 0, -1, NULL);
+        world_join(x, OM_V3, 0, -1, NULL);
+        world_join(x, OM_V1, 0, -1, NULL);
+        world_join(x, OM_V1, 0, -1, NULL);
+
+        struct om_txn *txn = om_txn_begin(x->db);
+        char uuid[37];
+        struct json *v = json_string_create("first");
+        snprintf(uuid, sizeof uuid, "%s", om_txn_insert(txn, x->tables[1]));
+        MUST(om_txn_set(txn, x->tables[1], uuid, "match", v, NULL));
+        json_destroy(v);
+        om_txn_commit(txn);
+
+        /* Clients 0 and 2 take the update; 1 and 3 lag. */
+        om_client_flush(x->clients[0]);
+        om_client_flush(x->clients[2]);
+        if (!pass) {
+            EXPECT(om_monitor_n_cache_entries(x->mon) >= 2,
+                   "no cache entries after the first flush");
+        }
+
+        uint64_t inval = om_monitor_counters(x->mon)->cache_invalidations;
+        txn = om_txn_begin(x->db);
+        v = json_string_create("second");
+        MUST(om_txn_set(txn, x->tables[1], uuid, "match", v, NULL));
+        json_destroy(v);
+        om_txn_commit(txn);
+        if (!pass) {
+            EXPECT(om_monitor_counters(x->mon)->cache_invalidations
+                   >= inval + 2, "the commit invalidated no entry");
+            EXPECT(om_monitor_n_cache_entries(x->mon) == 0,
+                   "%zu entries survived the commit",
+                   om_monitor_n_cache_entries(x->mon));
+        }
+        flush_all(x);
+
+        /* The laggards got one update with the row as inserted, with the
+         * second value: both transactions merged. */
+        const char *out = om_client_output(x->clients[1], NULL);
+        EXPECT(strstr(out, "\"insert\":{\"match\":\"second\"")
+               && !strstr(out, "\"first\""),
+               "lagging v3 client got %s", out);
+        out = om_client_output(x->clients[3], NULL);
+        EXPECT(strstr(out, "{\"new\":{\"actions\":\"\",\"match\":\"second\"")
+               && !strstr(out, "\"old\"") && !strstr(out, "\"first\""),
+               "lagging v1 client got %s", out);
+    }
+    for (size_t i = 0; i < w.n_clients; i++) {
+        EXPECT(!strcmp(world_output(&w, i), world_output(&ref, i)),
+               "client %zu differs from the no-cache run", i);
+    }
+    world_destroy(&w);
+    world_destroy(&ref);
+    report("a new transaction drops the cache entries it makes stale; "
+           "laggards get the merged update");
+}
+
+/* The exact text of updates of each version (RFC 7047, ovsdb-server(7)). */
+static void
+test_formats(void)
+{
+    struct world w;
+    static const struct om_column_def cols[] = {
+        { "name", OM_SCALAR, OM_STRING, 0 },
+        { "n", OM_SCALAR, OM_INTEGER, 0 },
+        { "s", OM_SET, OM_INTEGER, 0 },
+        { "m", OM_MAP, OM_STRING, OM_STRING },
+    };
+
+    memset(&w, 0, sizeof w);
+    w.db = om_db_create(11);
+    w.mon = om_monitor_create(w.db, OM_CACHE_SERIALIZED);
+    struct om_table *t = om_db_add_table(w.db, "T", cols, 4);
+    MUST(om_monitor_add_table(w.mon, t, NULL, 0, OM_SEL_ALL, NULL));
+    world_join(&w, OM_V1, 0, -1, NULL);
+    world_join(&w, OM_V2, 0, -1, NULL);
+    world_join(&w, OM_V3, 0, -1, NULL);
+    EXPECT(!strcmp(om_client_output(w.clients[0], NULL),
+                   "{\"id\":1,\"result\":{},\"error\":null}\n"),
+           "empty v1 reply: %s", om_client_output(w.clients[0], NULL));
+    EXPECT(!strcmp(om_client_output(w.clients[2], NULL),
+                   "{\"id\":3,\"result\":[false,\"00000000-0000-0000-0000-"
+                   "000000000000\",{}],\"error\":null}\n"),
+           "empty v3 reply: %s", om_client_output(w.clients[2], NULL));
+
+    struct om_txn *txn = om_txn_begin(w.db);
+    char uuid[37];
+    snprintf(uuid, sizeof uuid, "%s", om_txn_insert(txn, t));
+    struct json *set = json_from_string("[\"set\",[3,1,2]]");
+    struct json *map = json_from_string("[\"map\",[[\"b\",\"x\"],"
+                                        "[\"a\",\"y\"]]]");
+    struct json *name = json_string_create("r1");
+    MUST(om_txn_set(txn, t, uuid, "name", name, NULL));
+    MUST(om_txn_set(txn, t, uuid, "s", set, NULL));
+    MUST(om_txn_set(txn, t, uuid, "m", map, NULL));
+    const char *txn1 = om_txn_commit(txn);
+    char txn1_id[37];
+    snprintf(txn1_id, sizeof txn1_id, "%s", txn1);
+    for (int i = 0; i < 3; i++) {
+        om_client_clear_output(w.clients[i]);
+    }
+    flush_all(&w);
+
+    struct ds want = DS_EMPTY_INITIALIZER;
+    ds_put_format(&want, "{\"id\":null,\"method\":\"update\",\"params\":"
+                  "[\"mon-0\",{\"T\":{\"%s\":{\"new\":{\"m\":[\"map\",[["
+                  "\"a\",\"y\"],[\"b\",\"x\"]]],\"n\":0,\"name\":\"r1\","
+                  "\"s\":[\"set\",[1,2,3]]}}}}]}\n", uuid);
+    EXPECT(!strcmp(om_client_output(w.clients[0], NULL), ds_cstr(&want)),
+           "v1 insert: %s", om_client_output(w.clients[0], NULL));
+    ds_clear(&want);
+    ds_put_format(&want, "{\"id\":null,\"method\":\"update2\",\"params\":"
+                  "[\"mon-1\",{\"T\":{\"%s\":{\"insert\":{\"m\":[\"map\",[["
+                  "\"a\",\"y\"],[\"b\",\"x\"]]],\"name\":\"r1\","
+                  "\"s\":[\"set\",[1,2,3]]}}}}]}\n", uuid);
+    EXPECT(!strcmp(om_client_output(w.clients[1], NULL), ds_cstr(&want)),
+           "v2 insert: %s", om_client_output(w.clients[1], NULL));
+    ds_clear(&want);
+    ds_put_format(&want, "{\"id\":null,\"method\":\"update3\",\"params\":"
+                  "[\"mon-2\",\"%s\",{\"T\":{\"%s\":{\"insert\":{\"m\":["
+                  "\"map\",[[\"a\",\"y\"],[\"b\",\"x\"]]],\"name\":\"r1\","
+                  "\"s\":[\"set\",[1,2,3]]}}}}]}\n", txn1_id, uuid);
+    EXPECT(!strcmp(om_client_output(w.clients[2], NULL), ds_cstr(&want)),
+           "v3 insert: %s", om_client_output(w.clients[2], NULL));
+
+    /* Modify: s {1,2,3} -> {2,4}: diff {1,3,4}; m: a changes, b goes,
+     * c comes: diff [a,z],[b,x],[c,w]; n unchanged. */
+    json_destroy(set);
+    json_destroy(map);
+    set = json_from_string("[\"set\",[4,2]]");
+    map = json_from_string("[\"map\",[[\"a\",\"z\"],[\"c\",\"w\"]]]");
+    txn = om_txn_begin(w.db);
+    MUST(om_txn_set(txn, t, uuid, "s", set, NULL));
+    MUST(om_txn_set(txn, t, uuid, "m", map, NULL));
+    MUST(om_txn_set(txn, t, uuid, "name", name, NULL));    /* Same. */
+    om_txn_commit(txn);
+    for (int i = 0; i < 3; i++) {
+        om_client_clear_output(w.clients[i]);
+    }
+    flush_all(&w);
+    ds_clear(&want);
+    ds_put_format(&want, "{\"id\":null,\"method\":\"update\",\"params\":"
+                  "[\"mon-0\",{\"T\":{\"%s\":{\"new\":{\"m\":[\"map\",[["
+                  "\"a\",\"z\"],[\"c\",\"w\"]]],\"n\":0,\"name\":\"r1\","
+                  "\"s\":[\"set\",[2,4]]},\"old\":{\"m\":[\"map\",[[\"a\","
+                  "\"y\"],[\"b\",\"x\"]]],\"s\":[\"set\",[1,2,3]]}}}}]}\n",
+                  uuid);
+    EXPECT(!strcmp(om_client_output(w.clients[0], NULL), ds_cstr(&want)),
+           "v1 modify: %s", om_client_output(w.clients[0], NULL));
+    ds_clear(&want);
+    ds_put_format(&want, "{\"id\":null,\"method\":\"update2\",\"params\":"
+                  "[\"mon-1\",{\"T\":{\"%s\":{\"modify\":{\"m\":[\"map\",[["
+                  "\"a\",\"z\"],[\"b\",\"x\"],[\"c\",\"w\"]]],"
+                  "\"s\":[\"set\",[1,3,4]]}}}}]}\n", uuid);
+    EXPECT(!strcmp(om_client_output(w.clients[1], NULL), ds_cstr(&want)),
+           "v2 modify: %s", om_client_output(w.clients[1], NULL));
+
+    /* A one-element set diff is the bare atom. */
+    json_destroy(set);
+    set = json_from_string("[\"set\",[2]]");
+    txn = om_txn_begin(w.db);
+    MUST(om_txn_set(txn, t, uuid, "s", set, NULL));
+    om_txn_commit(txn);
+    om_client_clear_output(w.clients[1]);
+    flush_all(&w);
+    ds_clear(&want);
+    ds_put_format(&want, "{\"id\":null,\"method\":\"update2\",\"params\":"
+                  "[\"mon-1\",{\"T\":{\"%s\":{\"modify\":{\"s\":4}}}}]}\n",
+                  uuid);
+    EXPECT(!strcmp(om_client_output(w.clients[1], NULL), ds_cstr(&want)),
+           "v2 one-element diff: %s", om_client_output(w.clients[1], NULL));
+
+    /* Delete. */
+    txn = om_txn_begin(w.db);
+    MUST(om_txn_delete(txn, t, uuid));
+    om_txn_commit(txn);
+    for (int i = 0; i < 3; i++) {
+        om_client_clear_output(w.clients[i]);
+    }
+    flush_all(&w);
+    ds_clear(&want);
+    ds_put_format(&want, "{\"id\":null,\"method\":\"update\",\"params\":"
+                  "[\"mon-0\",{\"T\":{\"%s\":{\"old\":{\"m\":[\"map\",[["
+                  "\"a\",\"z\"],[\"c\",\"w\"]]],\"n\":0,\"name\":\"r1\","
+                  "\"s\":2}}}}]}\n", uuid);
+    EXPECT(!strcmp(om_client_output(w.clients[0], NULL), ds_cstr(&want)),
+           "v1 delete: %s", om_client_output(w.clients[0], NULL));
+    ds_clear(&want);
+    ds_put_format(&want, "{\"id\":null,\"method\":\"update2\",\"params\":"
+                  "[\"mon-1\",{\"T\":{\"%s\":{\"delete\":null}}}]}\n", uuid);
+    EXPECT(!strcmp(om_client_output(w.clients[1], NULL), ds_cstr(&want)),
+           "v2 delete: %s", om_client_output(w.clients[1], NULL));
+
+    /* Initial contents for a client joining now: one row. */
+    txn = om_txn_begin(w.db);
+    snprintf(uuid, sizeof uuid, "%s", om_txn_insert(txn, t));
+    om_txn_commit(txn);
+    flush_all(&w);
+    world_join(&w, OM_V2, 0, -1, NULL);
+    ds_clear(&want);
+    ds_put_format(&want, "{\"id\":4,\"result\":{\"T\":{\"%s\":{\"initial\":"
+                  "{}}}},\"error\":null}\n", uuid);
+    EXPECT(!strcmp(om_client_output(w.clients[3], NULL), ds_cstr(&want)),
+           "v2 initial: %s", om_client_output(w.clients[3], NULL));
+
+    ds_destroy(&want);
+    json_destroy(set);
+    json_destroy(map);
+    json_destroy(name);
+    world_destroy(&w);
+    report("exact text of update/update2/update3 for insert, modify, delete "
+           "and initial contents");
+}
+
+/* monitor_cond_since: a client that reconnects with the last transaction
+ * id it saw gets only what it missed. */
+static void
+test_reconnect(void)
+{
+    struct world w;
+    uint64_t s = 606;
+
+    world_init(&w, OM_CACHE_SERIALIZED, 66);
+    for (int i = 0; i < 5; i++) {
+        world_random_txn(&w, &s);
+    }
+    world_join(&w, OM_V3, 0, -1, NULL);
+    world_join(&w, OM_V3, 1, -1, NULL);
+    for (int i = 0; i < 5; i++) {
+        world_random_txn(&w, &s);
+        flush_all(&w);
+    }
+    for (size_t c = 0; c < 2; c++) {
+        char last[37] = "";
+        struct json *none = NULL;
+        apply_output(&none, OM_V3, world_output(&w, c), last);
+        world_leave(&w, c);
+        for (int i = 0; i < 3; i++) {
+            world_random_txn(&w, &s);
+        }
+        int n = world_join(&w, OM_V3, w.info[c].cond, (int) c, last);
+        const char *out = om_client_output(w.clients[n], NULL);
+        EXPECT(!strncmp(out, "{\"id\":", 6) && strstr(out, "\"result\":[true,")
+               && !strstr(out, "\"initial\""),
+               "reconnect reply is not 'found' changes: %.200s", out);
+    }
+    flush_all(&w);
+    for (size_t i = 2; i < w.n_clients; i++) {
+        struct json *rep = replay_client(&w, i);
+        compare_replica(&w, rep, w.info[i].cond, "reconnected client");
+        json_destroy(rep);
+    }
+    world_destroy(&w);
+    report("monitor_cond_since reconnect gets only the missed changes "
+           "(found=true), replica matches");
+}
+
+/* Bad input gets clear errors and changes nothing. */
+static void
+test_bad_input(void)
+{
+    struct world w;
+    char *error = NULL;
+
+    world_init(&w, OM_CACHE_SERIALIZED, 1);
+    struct om_txn *txn = om_txn_begin(w.db);
+    char uuid[37];
+    snprintf(uuid, sizeof uuid, "%s", om_txn_insert(txn, w.tables[0]));
+    struct json *v = json_string_create("x");
+    EXPECT(!om_txn_set(txn, w.tables[0], uuid, "tunnel_key", v, &error)
+           && error && strstr(error, "tunnel_key"),
+           "string into an integer column: %s", error ? error : "accepted");
+    free(error);
+    error = NULL;
+    EXPECT(!om_txn_set(txn, w.tables[0], uuid, "nope", v, &error) && error,
+           "unknown column accepted");
+    free(error);
+    error = NULL;
+    struct json *dup = json_from_string("[\"map\",[[\"a\",\"b\"],"
+                                        "[\"a\",\"c\"]]]");
+    EXPECT(!om_txn_set(txn, w.tables[0], uuid, "external_ids", dup, &error)
+           && error && strstr(error, "duplicate"),
+           "duplicate map key accepted");
+    free(error);
+    error = NULL;
+    json_destroy(dup);
+    om_txn_commit(txn);
+    EXPECT(om_table_get(w.tables[0], uuid, "tunnel_key")->type
+           == JSON_INTEGER, "failed set changed the row");
+
+    struct om_condition *c = om_condition_create();
+    om_condition_add_equal(c, "Port_Binding", "nope", v);
+    EXPECT(!om_client_create(w.mon, OM_V2, "x", c, NULL, &error) && error
+           && strstr(error, "nope"), "condition on unknown column accepted");
+    free(error);
+    error = NULL;
+    om_condition_destroy(c);
+    c = om_condition_create();
+    om_condition_add_equal(c, "Port_Binding", "tunnel_key", v);
+    EXPECT(!om_client_create(w.mon, OM_V2, "x", c, NULL, &error) && error,
+           "condition with a value of the wrong type accepted");
+    free(error);
+    error = NULL;
+    EXPECT(!om_client_create(w.mon, OM_V1, "x", c, NULL, &error) && error,
+           "condition with monitor v1 accepted");
+    free(error);
+    error = NULL;
+    om_condition_destroy(c);
+    EXPECT(!om_client_create(w.mon, OM_V3, "x", NULL, "short", &error)
+           && error, "bad last-txn-id accepted");
+    free(error);
+    error = NULL;
+    EXPECT(!om_monitor_add_table(w.mon, w.tables[0], NULL, 0, OM_SEL_ALL,
+                                 &error) && error,
+           "table monitored twice");
+    free(error);
+    json_destroy(v);
+    EXPECT(om_monitor_n_change_sets(w.mon) == 0,
+           "rejected clients left change sets behind");
+    world_destroy(&w);
+    report("bad input: clear errors, nothing changed");
+}
+
+int
+main(int argc, char *argv[])
+{
+    /* "quick" runs fewer and smaller scenarios (the sanitizer pass). */
+    bool quick = argc > 1 && !strcmp(argv[1], "quick");
+    int n_seeds = quick ? 3 : 8;
+
+    test_formats();
+    test_bad_input();
+    for (int seed = 1; seed <= n_seeds; seed++) {
+        test_modes_agree(seed, quick ? 150 : 300, 40, seed % 2 == 0);
+    }
+    test_modes_agree(1000, quick ? 200 : 400, 200, true);
+    test_broken_cache_is_caught();
+    test_counters(1);
+    test_counters(10);
+    test_counters(quick ? 100 : 1000);
+    test_conditional();
+    test_condition_transitions();
+    test_invalidation();
+    test_reconnect();
+
+    printf("%d passed, %d failed\n", n_passed, n_failed);
+    return n_failed ? 1 : 0;
+}
