@@ -25,15 +25,20 @@
 #
 #     Build, the same for every variant:
 #       ./boot.sh
-#       ./configure PYTHON3=/usr/bin/python3 CFLAGS='-O2 -g' [CC='ccache gcc']
-#       make -j$(nproc)
-#     ccache (installed on demand) is shared by all worktrees through
-#     CCACHE_BASEDIR=$BUILD/bench and CCACHE_NOHASHDIR, with its cache in
-#     $BUILD/ccache.
+#       ./configure PYTHON3=/usr/bin/python3 CFLAGS='-O2 -g' CC='ccache gcc'
+#       make -j$(nproc) [$BENCH_MAKE_TARGETS]
+#     BENCH_MAKE_TARGETS (optional, space-separated, e.g.
+#     "ovsdb/ovsdb-server utilities/ovs-appctl") limits make to what the
+#     caller needs; unset means the whole tree.  ccache (installed on demand)
+#     is shared by all worktrees through CCACHE_BASEDIR=$BUILD and
+#     CCACHE_NOHASHDIR, with its cache in $BUILD/ccache.
 #
-#     The tree is rebuilt only when the stamp $BENCH_TREE/.bench-stamp, a
-#     hash of the base commit, the patch contents and the build flags,
-#     differs; otherwise bench_tree returns at once.
+#     The tree is reset, patched and configured again only when the key in
+#     $BENCH_TREE/.bench-configured (a hash of the base commit, the patch
+#     contents and the flags) changes, and make runs only when
+#     $BENCH_TREE/.bench-stamp does not say the tree (or, with
+#     BENCH_MAKE_TARGETS, each of the targets) is built for that key;
+#     otherwise bench_tree returns at once.
 #
 #   bench_tree_bin TREE PROGRAM   prints TREE/PROGRAM after checking that it
 #                                 is executable (e.g. ovsdb/ovsdb-server).
@@ -120,13 +125,66 @@ bench_tree() {
     local wt="$BUILD/bench/$base-$variant" key
     key=$(bench_tree_key "$src" "$base" "${patches[@]}")
     BENCH_TREE=$wt
-    if [ -f "$wt/.bench-stamp" ] && [ "$(cat "$wt/.bench-stamp")" = "$key" ]; then
+    local targets=() what="make -j$(nproc)"
+    if [ -n "${BENCH_MAKE_TARGETS:-}" ]; then
+        read -r -a targets <<<"$BENCH_MAKE_TARGETS"
+        what+=" ${targets[*]}"
+    fi
+    if [ "$(cat "$wt/.bench-stamp" 2>/dev/null)" = "$key all" ] ||
+       { [ ${#targets[@]} -gt 0 ] &&
+         [ "$(cat "$wt/.bench-stamp" 2>/dev/null)" = "$key" ] &&
+         bench_have_targets "$wt" "${targets[@]}"; }; then
         stage "tree $base-$variant is up to date ($wt)"
         return 0
     fi
 
     need_pkgs ccache
     mkdir -p "$BUILD/bench"
+    if [ "$(cat "$wt/.bench-configured" 2>/dev/null)" != "$key" ]; then
+        bench_tree_prepare "$src" "$base" "$variant" "$start" "$wt" "${patches[@]}"
+        stage "configuring $base-$variant (boot.sh, configure CFLAGS='$BENCH_CFLAGS')"
+        (
+            cd "$wt"
+            bench_ccache_env
+            run ./boot.sh || die "boot.sh failed in $wt"
+            run ./configure PYTHON3=/usr/bin/python3 CFLAGS="$BENCH_CFLAGS" \
+                CC="ccache gcc" || die "configure failed in $wt"
+        ) || exit 1
+        echo "$key" >"$wt/.bench-configured"
+    fi
+
+    stage "building $base-$variant ($what)"
+    (
+        cd "$wt"
+        bench_ccache_env
+        run make -j"$(nproc)" "${targets[@]}" || die "make failed in $wt"
+    ) || exit 1
+    if [ ${#targets[@]} -gt 0 ]; then
+        echo "$key" >"$wt/.bench-stamp"
+    else
+        echo "$key all" >"$wt/.bench-stamp"
+    fi
+    stage "built $base-$variant"
+}
+
+bench_ccache_env() {
+    export CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=1
+    export CCACHE_DIR="$BUILD/ccache"
+}
+
+# True if every make target exists in the tree.
+bench_have_targets() {
+    local wt=$1 t
+    shift
+    for t in "$@"; do
+        [ -e "$wt/$t" ] || return 1
+    done
+}
+
+# Puts the worktree at the start commit plus the patches.
+bench_tree_prepare() {
+    local src=$1 base=$2 variant=$3 start=$4 wt=$5
+    shift 5
     if [ ! -e "$wt/.git" ]; then
         stage "creating worktree $base-$variant"
         git -C "$src" worktree prune
@@ -138,7 +196,7 @@ bench_tree() {
         run git -C "$wt" checkout -q -f --detach "$start" ||
             die "checkout of $start in $wt failed"
     fi
-    rm -f "$wt/.bench-stamp"
+    rm -f "$wt/.bench-stamp" "$wt/.bench-configured"
     if [ "$start" != "pristine/$base" ]; then
         # The build system includes debian/automake.mk: put Debian's
         # packaging back, untracked, as in build/ovs-BASE itself.
@@ -146,26 +204,12 @@ bench_tree() {
         git -C "$src" archive "pristine/$base" debian | tar -x -C "$wt" ||
             die "cannot restore debian/ in $wt"
     fi
-
-    if [ ${#patches[@]} -gt 0 ]; then
-        stage "applying ${#patches[@]} patch(es) to $base-$variant"
+    if [ $# -gt 0 ]; then
+        stage "applying $# patch(es) to $base-$variant"
         run git -C "$wt" -c user.name=bench -c user.email=bench@localhost \
-            am -q --whitespace=nowarn "${patches[@]}" ||
+            am -q --whitespace=nowarn "$@" ||
             die "git am failed in $wt"
     fi
-
-    stage "building $base-$variant (boot, configure, make -j$(nproc))"
-    (
-        cd "$wt"
-        export CCACHE_BASEDIR="$BUILD/bench" CCACHE_NOHASHDIR=1
-        export CCACHE_DIR="$BUILD/ccache"
-        run ./boot.sh || die "boot.sh failed in $wt"
-        run ./configure PYTHON3=/usr/bin/python3 CFLAGS="$BENCH_CFLAGS" \
-            CC="ccache gcc" || die "configure failed in $wt"
-        run make -j"$(nproc)" || die "make failed in $wt"
-    ) || exit 1
-    echo "$key" >"$wt/.bench-stamp"
-    stage "built $base-$variant"
 }
 
 bench_tree_bin() {
