@@ -249,8 +249,8 @@ else
         "$T"/corpus/x-00[0-1]*.json
     EXPECT_VALID=1 diff_files "generated --multiple stream" "--multiple" \
         "$T/corpus/multi-0000.json"
-    # What the fuzzer found interesting (it ran above): up to 400 inputs.
-    mapfile -t fz < <(find "$BUILD/lib-json/fuzz/corpus" -type f 2>/dev/null | sort | head -n 400)
+    # What the fuzzer found interesting (it ran above): up to 250 inputs.
+    mapfile -t fz < <(find "$BUILD/lib-json/fuzz/corpus" -type f 2>/dev/null | sort | head -n 250)
     diff_files "fuzzer corpus" "" "${fz[@]}"
     # Damaged documents one after the other: errors mid-stream.
     cat "$T"/corpus/x-00[0-9]*.json >"$T/multi-bad.json"
