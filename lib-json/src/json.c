@@ -280,7 +280,7 @@ json_array_size(const struct json *json)
     return array_n(json);
 }
 
-const struct json *
+struct json *
 json_array_at(const struct json *json, size_t index)
 {
     ovs_assert(json->type == JSON_ARRAY && index < array_n(json));

@@ -137,7 +137,7 @@ struct json *json_array_create_3(struct json *, struct json *,
 void json_array_add(struct json *, struct json *element);
 void json_array_trim(struct json *);
 size_t json_array_size(const struct json *);
-const struct json *json_array_at(const struct json *, size_t index);
+struct json *json_array_at(const struct json *, size_t index);
 void json_array_set(struct json *, size_t index, struct json *);
 struct json *json_array_pop(struct json *);
 bool json_array_contains_string(const struct json *, const char *);
