@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# In-process fan-out benchmark of the ovsdb-monitor model: the three cache
+# modes (no-cache, json-cache, serialized-cache) for 1, 10, 100 and 1000
+# monitor_cond_since clients.  For each it prints the work counters,
+# callgrind instruction counts of the fan-out (initial replies, then the
+# updates of K transactions) and medians of the wall time of the same
+# sections over several native runs, interleaved mode by mode.
+#
+# usage: ovsdb-monitor/bench-fanout.sh [--clients "1 10 100 1000"]
+#            [--reps 5] [--rows 200] [--batch 40] [--txns 5]
+#            [--version 1|2|3|mix] [--no-callgrind] [--out DIR]
+#
+# Same as `make -C ovsdb-monitor bench`.  Exits non-zero if the modes did
+# not deliver the same bytes.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+
+CLIENTS="1 10 100 1000"
+REPS=5
+ROWS=200
+BATCH=40
+TXNS=5
+VERSION=3
+CALLGRIND=yes
+OUT=""
+MODES="no-cache json-cache serialized-cache"
+
+usage() {
+    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+is_uint() {
+    [[ $1 =~ ^[0-9]+$ ]]
+}
+
+while [ $# -gt 0 ]; do
+    case $1 in
+    --clients) CLIENTS=${2:?--clients needs a value}; shift 2 ;;
+    --reps) REPS=${2:?--reps needs a value}; shift 2 ;;
+    --rows) ROWS=${2:?--rows needs a value}; shift 2 ;;
+    --batch) BATCH=${2:?--batch needs a value}; shift 2 ;;
+    --txns) TXNS=${2:?--txns needs a value}; shift 2 ;;
+    --version) VERSION=${2:?--version needs a value}; shift 2 ;;
+    --no-callgrind) CALLGRIND=no; shift ;;
+    --out) OUT=${2:?--out needs a value}; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
+    esac
+done
+for n in $CLIENTS; do
+    is_uint "$n" && [ "$n" -ge 1 ] || die "--clients: '$n' is not a positive number"
+done
+[ -n "$CLIENTS" ] || die "--clients: empty list"
+for v in "$REPS" "$ROWS" "$BATCH" "$TXNS"; do
+    is_uint "$v" || die "'$v' is not a number"
+done
+[ "$REPS" -ge 1 ] || die "--reps must be at least 1"
+case $VERSION in 1|2|3|mix) ;; *) die "--version: expected 1, 2, 3 or mix" ;; esac
+
+log_start bench-ovsdb-monitor
+OUT=${OUT:-"$BUILD/ovsdb-monitor/bench"}
+mkdir -p "$OUT"
+OBJ="$OUT/build"
+BIN="$OBJ/bench-fanout"
+
+pkgs=(build-essential make)
+[ "$CALLGRIND" = no ] || pkgs+=(valgrind)
+need_pkgs "${pkgs[@]}"
+
+stage "build bench-fanout (-O2 -g) in $OBJ"
+run make -C "$TOP/ovsdb-monitor" -j2 O="$OBJ" "$BIN" ||
+    die "build failed (log: $LOG)"
+
+ARGS=(--rows "$ROWS" --batch "$BATCH" --txns "$TXNS" --version "$VERSION")
+RES="$OUT/raw-$(date +%Y%m%d-%H%M%S).txt"
+: >"$RES"
+
+# Value of KEY in a key=value line.
+kv() {
+    tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
+}
+
+median() {
+    sort -n | awk '{ v[NR] = $1 } END {
+        if (NR % 2) print v[(NR + 1) / 2];
+        else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+declare -A LINE IR_INIT IR_UPD
+
+# --- Callgrind: one run per configuration (instruction counts are stable).
+if [ "$CALLGRIND" = yes ]; then
+    for n in $CLIENTS; do
+        for m in $MODES; do
+            stage "callgrind: $n clients, $m"
+            d="$OUT/callgrind/$n-$m"
+            rm -rf "$d"
+            mkdir -p "$d"
+            line=$(valgrind --tool=callgrind --instr-atstart=no \
+                       --callgrind-out-file="$d/cg.%p" \
+                       "$BIN" --mode "$m" --clients "$n" "${ARGS[@]}" \
+                       2>>"$LOG") || die "callgrind run failed (log: $LOG)"
+            echo "callgrind $line" >>"$RES"
+            LINE[$n,$m]=$line
+            f1=$(ls "$d"/cg.*.1) f2=$(ls "$d"/cg.*.2)
+            IR_INIT[$n,$m]=$(sed -n 's/^totals: *//p' "$f1")
+            IR_UPD[$n,$m]=$(sed -n 's/^totals: *//p' "$f2")
+            [ -n "${IR_INIT[$n,$m]}" ] && [ -n "${IR_UPD[$n,$m]}" ] ||
+                die "no totals in $f1 / $f2"
+        done
+    done
+fi
+
+# --- Wall time: REPS native runs per configuration, modes interleaved.
+declare -A WALL_INIT WALL_UPD
+for n in $CLIENTS; do
+    for r in $(seq 1 "$REPS"); do
+        stage "wall time: $n clients, run $r/$REPS (modes interleaved)"
+        for m in $MODES; do
+            line=$("$BIN" --mode "$m" --clients "$n" "${ARGS[@]}") ||
+                die "bench-fanout failed"
+            echo "native $line" >>"$RES"
+            [ -n "${LINE[$n,$m]:-}" ] || LINE[$n,$m]=$line
+            WALL_INIT[$n,$m]+="$(kv init_wall_ns "$line") "
+            WALL_UPD[$n,$m]+="$(kv wall_ns "$line") "
+        done
+    done
+done
+echo "raw results: $RES" | tee -a "$LOG"
+
+# --- Same bytes in every mode, or the comparison means nothing.
+for n in $CLIENTS; do
+    ref=${LINE[$n,no-cache]}
+    for m in $MODES; do
+        for k in init_bytes_sent bytes_sent checksum messages; do
+            [ "$(kv $k "${LINE[$n,$m]}")" = "$(kv $k "$ref")" ] ||
+                die "$n clients: $m and no-cache differ in $k"
+        done
+    done
+done
+
+ms() {
+    awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e6 }'
+}
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'
+}
+
+# table SECTION: one table for "init" (initial replies) or "upd" (updates).
+table() {
+    local sect=$1 n m line comp ser sent verb ir w ref_ir ref_w pre
+    if [ "$sect" = init ]; then
+        pre=init_
+        echo "Initial replies: N clients join a database of $ROWS logical flows"
+    else
+        pre=""
+        echo "Updates: $TXNS transactions of ~$BATCH rows each, fanned out to N clients"
+    fi
+    printf '%7s  %-16s %6s %6s %12s %12s %14s %10s %8s %10s %8s\n' \
+        clients mode compose serial "bytes sent" verbatim \
+        "Ir (callgrind)" "Ir/client" "vs none" "wall ms" "vs none"
+    for n in $CLIENTS; do
+        for m in $MODES; do
+            line=${LINE[$n,$m]}
+            comp=$(kv ${pre}compositions "$line")
+            ser=$(kv ${pre}serializations "$line")
+            sent=$(kv ${pre}bytes_sent "$line")
+            verb=$(kv ${pre}bytes_verbatim "$line")
+            if [ "$sect" = init ]; then
+                ir=${IR_INIT[$n,$m]:-} ref_ir=${IR_INIT[$n,no-cache]:-}
+                w=$(tr ' ' '\n' <<<"${WALL_INIT[$n,$m]}" | grep . | median)
+                ref_w=$(tr ' ' '\n' <<<"${WALL_INIT[$n,no-cache]}" | grep . | median)
+            else
+                ir=${IR_UPD[$n,$m]:-} ref_ir=${IR_UPD[$n,no-cache]:-}
+                w=$(tr ' ' '\n' <<<"${WALL_UPD[$n,$m]}" | grep . | median)
+                ref_w=$(tr ' ' '\n' <<<"${WALL_UPD[$n,no-cache]}" | grep . | median)
+            fi
+            printf '%7s  %-16s %6s %6s %12s %12s %14s %10s %8s %10s %8s\n' \
+                "$n" "$m" "$comp" "$ser" "$sent" "$verb" "${ir:--}" \
+                "$([ -n "$ir" ] && echo $((ir / n)) || echo -)" \
+                "$([ -n "$ir" ] && ratio "$ref_ir" "$ir" || echo -)" \
+                "$(ms "$w")" "$(ratio "$ref_w" "$w")"
+        done
+    done
+}
+
+SUMMARY="$OUT/results-$(date +%Y%m%d-%H%M%S).txt"
+{
+    echo "ovsdb-monitor fan-out benchmark ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores)"
+    echo "clients: monitor_cond_since version $VERSION, no condition; wall: median of $REPS runs"
+    echo "compose/serial: update compositions / serializations of update bodies"
+    echo "verbatim: bytes copied from pre-serialized updates; vs none: no-cache / mode"
+    echo
+    table init
+    echo
+    table upd
+} | tee "$SUMMARY"
+echo "summary: $SUMMARY"
+echo "log: $LOG"

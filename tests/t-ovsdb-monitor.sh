@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# ovsdb-monitor component test: builds the model (gcc, clang), runs its unit
+# tests, runs them again under ASan+UBSan with LeakSanitizer (and checks
+# that LeakSanitizer does catch a leak here), and smoke-tests the fan-out
+# benchmark program (same bytes in the three cache modes; no speed checks).
+#
+# Ends with "N passed, N failed"; exits non-zero iff a case failed.
+# Environment: BUILD, LOG, CI (from tests/run.sh).
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+log_start t-ovsdb-monitor
+
+PASSED=0
+FAILED=0
+ok() {
+    PASSED=$((PASSED + 1))
+    echo "ok $*"
+}
+fail() {
+    FAILED=$((FAILED + 1))
+    echo "FAIL $*"
+}
+check() {
+    local name=$1
+    shift
+    if run "$@"; then
+        ok "$name"
+    else
+        fail "$name: '$*' failed (log: $LOG)"
+    fi
+}
+
+SRC="$TOP/ovsdb-monitor"
+T="$BUILD/ovsdb-monitor/t"
+rm -rf "$T"
+mkdir -p "$T"
+
+need_pkgs build-essential clang make
+
+# Runs a unit-test binary, folding its cases into ours with a prefix.
+# Fails a case if it has fewer than MIN cases, crashed, or printed a
+# sanitizer report.
+run_cases() {
+    local prefix=$1 min=$2 out err rc=0 last n=0
+    shift 2
+    out="$T/cases.out" err="$T/cases.err"
+    "$@" >"$out" 2>"$err" || rc=$?
+    cat "$out" "$err" >>"$LOG"
+    last=$(tail -n 1 "$out")
+    if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' <<<"$last"; then
+        fail "$prefix: no closing line (exit $rc; crashed?): $(grep -m1 -E 'ERROR|error|failed' "$err" || true)"
+        return
+    fi
+    while IFS= read -r line; do
+        case $line in
+        "ok "*) ok "$prefix: ${line#ok }"; n=$((n + 1)) ;;
+        "FAIL "*) fail "$prefix: ${line#FAIL }"; n=$((n + 1)) ;;
+        esac
+    done <"$out"
+    if [ "$n" -lt "$min" ]; then
+        fail "$prefix: only $n cases ran (expected at least $min)"
+    fi
+    if grep -qE 'Sanitizer|runtime error:' "$err"; then
+        fail "$prefix: sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$err")"
+    elif [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+        fail "$prefix: exit status $rc without a failed case"
+    fi
+}
+
+# --- Builds. ---
+stage "ovsdb-monitor: build (gcc, clang)"
+check "build with gcc -std=c11 -Wall -Wextra -Werror" \
+    make -C "$SRC" -j2 O="$T/gcc" CC=gcc
+# (clang builds the model only, linked with the gcc build of lib-json.)
+check "build with clang -std=c11 -Wall -Wextra -Werror" \
+    make -C "$SRC" -j2 O="$T/clang" CC=clang LIBJSON_O="$T/gcc/lib-json"
+
+# --- Unit tests. ---
+stage "ovsdb-monitor: unit tests"
+if [ -x "$T/gcc/test-ovsdb-monitor" ]; then
+    run_cases unit 40 "$T/gcc/test-ovsdb-monitor"
+else
+    fail "unit: test binary missing"
+fi
+
+# --- ASan + UBSan + LeakSanitizer. ---
+stage "ovsdb-monitor: ASan+UBSan build and run (LeakSanitizer on)"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=exitcode=23
+if run make -C "$SRC" -j2 O="$T/asan" CC=gcc OPT="-O1 -g" EXTRA_CFLAGS="$SAN"; then
+    ok "asan: build (lib-json and the model, both sanitized)"
+    run_cases "asan" 20 "$T/asan/test-ovsdb-monitor" quick
+
+    # LeakSanitizer must work here, or "no leaks" means nothing.
+    cat >"$T/leak.c" <<'EOF'
+#include "ovsdb-monitor.h"
+int
+main(void)
+{
+    /* A database that is never destroyed. */
+    return om_db_create(1) ? 0 : 1;
+}
+EOF
+    rc=0
+    gcc -std=c11 -O1 -g $SAN -I"$SRC" "$T/leak.c" "$T/asan/libovsdbmonitor.a" \
+        "$T/asan/lib-json/libovsjson.a" -o "$T/leak" >>"$LOG" 2>&1 &&
+        { "$T/leak" >>"$LOG" 2>"$T/leak.err" || rc=$?; }
+    cat "$T/leak.err" >>"$LOG" 2>/dev/null || true
+    if [ "$rc" -eq 23 ] && grep -q 'LeakSanitizer: detected memory leaks' "$T/leak.err"; then
+        ok "asan: LeakSanitizer catches a deliberately leaked database"
+    else
+        fail "asan: LeakSanitizer did not catch a deliberate leak (exit $rc); the leak check above proves nothing"
+    fi
+else
+    fail "asan: build (log: $LOG)"
+fi
+
+# --- Fan-out benchmark program: smoke run (no speed assertions). ---
+stage "ovsdb-monitor: bench-fanout smoke run"
+B="$T/gcc/bench-fanout"
+kv() {
+    tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
+}
+if [ -x "$B" ]; then
+    declare -A L
+    smoke_ok=yes
+    for m in no-cache json-cache serialized-cache; do
+        L[$m]=$("$B" --mode "$m" --clients 20 --rows 60 --batch 20 --txns 3 \
+                    --version mix 2>>"$LOG") || smoke_ok=no
+        echo "${L[$m]:-}" >>"$LOG"
+    done
+    if [ $smoke_ok = yes ]; then
+        same=yes
+        for m in json-cache serialized-cache; do
+            for k in init_bytes_sent bytes_sent checksum messages; do
+                [ "$(kv $k "${L[$m]}")" = "$(kv $k "${L[no-cache]}")" ] || same=no
+            done
+        done
+        if [ $same = yes ] && [ "$(kv bytes_sent "${L[no-cache]}")" -gt 0 ]; then
+            ok "bench-fanout: 20 clients (v1/v2/v3), 3 txns: same bytes and checksum in the 3 modes"
+        else
+            fail "bench-fanout: the modes delivered different bytes"
+        fi
+        # 3 versions x 3 txns: one serialization each with the serialized
+        # cache, one per client (20 x 3) otherwise.
+        s0=$(kv serializations "${L[no-cache]}")
+        s1=$(kv serializations "${L[json-cache]}")
+        s2=$(kv serializations "${L[serialized-cache]}")
+        if [ "$s0" = 60 ] && [ "$s1" = 60 ] && [ "$s2" = 9 ]; then
+            ok "bench-fanout: serializations of updates: no-cache $s0, json-cache $s1, serialized-cache $s2"
+        else
+            fail "bench-fanout: serializations $s0/$s1/$s2, expected 60/60/9"
+        fi
+    else
+        fail "bench-fanout: a smoke run failed (log: $LOG)"
+    fi
+    rc=0
+    err=$("$B" --clients 0 2>&1 >/dev/null) || rc=$?
+    if [ "$rc" -ne 0 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -q -- '--clients' <<<"$err"; then
+        ok "bench-fanout: bad input gets a one-line error and exit $rc"
+    else
+        fail "bench-fanout: bad input: exit $rc, '$err'"
+    fi
+    rc=0
+    err=$("$TOP/ovsdb-monitor/bench-fanout.sh" --clients "1 x" 2>&1 >/dev/null) || rc=$?
+    if [ "$rc" -ne 0 ] && grep -q "error: --clients" <<<"$err"; then
+        ok "bench-fanout.sh: bad input gets a clear error and exit $rc"
+    else
+        fail "bench-fanout.sh: bad input: exit $rc, '$err'"
+    fi
+else
+    fail "bench-fanout: binary missing"
+fi
+
+echo "log: $LOG"
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
