@@ -37,7 +37,8 @@ while [ $# -gt 0 ]; do
     --stock) STOCK=${2:?}; shift 2 ;;
     --patched) PATCHED=${2:?}; shift 2 ;;
     --no-callgrind) CALLGRIND=0; shift ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
+                    NR > 1 { exit }' "$0"; exit 0 ;;
     *) die "bench lib-json: unknown option '$1' (see --help)" ;;
     esac
 done
