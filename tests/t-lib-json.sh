@@ -283,7 +283,7 @@ else
 
     # OVSDB files from the benchmark helper, if present: each record is a
     # line "OVSDB JSON <len> <sha1>" followed by one line of JSON.
-    mapfile -t dbs < <(find "$BUILD/bench" -name '*.db' -size -200M 2>/dev/null | sort | head -n 4)
+    mapfile -t dbs < <(find "$BUILD/bench/db" -maxdepth 1 -name 'quick-*.db' 2>/dev/null | sort)
     if [ ${#dbs[@]} -eq 0 ]; then
         echo "  (no OVSDB files under $BUILD/bench; ./build.sh bench json --scale quick makes them)"
     else
