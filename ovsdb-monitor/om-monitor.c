@@ -1190,6 +1190,139 @@ om_client_flush(struct om_client *c)
     return true;
 }
 
+static int
+om_compare_rows(const void *a_, const void *b_)
+{
+    const struct om_row *const *a = a_;
+    const struct om_row *const *b = b_;
+    return strcmp((*a)->uuid, (*b)->uuid);
+}
+
+/* The rows of 'mt' that match 'new_tc' but not 'old_tc', as insertions,
+ * and those that match 'old_tc' but not 'new_tc', as deletions (OVS:
+ * ovsdb_monitor_compose_cond_change_update()).  A null condition matches
+ * every row.  Adds them to '*jsonp'. */
+static void
+om_compose_cond_change_table(const struct om_mtable *mt,
+                             const struct om_table_cond *old_tc,
+                             const struct om_table_cond *new_tc,
+                             struct json **jsonp)
+{
+    size_t n_rows = mt->table->rows.n, n = 0;
+    struct om_row **rows = om_xmalloc((n_rows + 1) * sizeof *rows);
+    struct om_row *row, *next;
+
+    OM_LIST_FOR_EACH_SAFE (row, next, struct om_row, node,
+                           &mt->table->row_list) {
+        rows[n++] = row;
+    }
+    qsort(rows, n, sizeof *rows, om_compare_rows);
+
+    struct json *table_json = NULL;
+    for (size_t i = 0; i < n; i++) {
+        bool old_match = !old_tc || om_table_cond_match(old_tc,
+                                                        rows[i]->values);
+        bool new_match = !new_tc || om_table_cond_match(new_tc,
+                                                        rows[i]->values);
+        unsigned int type = (old_match == new_match ? 0
+                             : new_match ? OM_SEL_INSERT : OM_SEL_DELETE);
+        if (!(mt->select & type)) {
+            continue;
+        }
+
+        struct json *row_json = json_object_create();
+        if (type == OM_SEL_DELETE) {
+            json_object_put(row_json, "delete", json_null_create());
+        } else {
+            struct json *diff = json_object_create();
+            for (size_t j = 0; j < mt->n_columns; j++) {
+                const struct om_column *col = mt->columns[j];
+                const struct json *value = rows[i]->values[col->index];
+                if (!om_value_is_default(col, value)) {
+                    json_object_put(diff, col->name, json_clone(value));
+                }
+            }
+            json_object_put(row_json, "insert", diff);
+        }
+        if (!*jsonp) {
+            *jsonp = json_object_create();
+        }
+        if (!table_json) {
+            table_json = json_object_create();
+            json_object_put(*jsonp, mt->table->name, table_json);
+        }
+        json_object_put(table_json, rows[i]->uuid, row_json);
+    }
+    free(rows);
+}
+
+bool
+om_client_cond_change(struct om_client *c, const struct om_condition *cond,
+                      char **errorp)
+{
+    struct om_monitor *mon = c->mon;
+    struct om_table_cond *conds = NULL;
+    bool conditional = false;
+    char *error = NULL;
+
+    if (c->version == OM_V1) {
+        error = om_error("monitor (version 1) takes no condition");
+    } else if (cond) {
+        conds = om_condition_bind(mon, cond, &conditional, &error);
+    }
+    if (error) {
+        if (errorp) {
+            *errorp = error;
+        } else {
+            free(error);
+        }
+        return false;
+    }
+
+    /* What is pending goes out under the old condition. */
+    om_client_flush(c);
+
+    struct json *update = NULL;
+    for (size_t t = 0; t < mon->n_tables; t++) {
+        const struct om_table_cond *old_tc
+            = c->conditional && c->conds[t].mt ? &c->conds[t] : NULL;
+        const struct om_table_cond *new_tc
+            = conditional && conds[t].mt ? &conds[t] : NULL;
+        if (old_tc || new_tc) {
+            om_compose_cond_change_table(mon->tables[t], old_tc, new_tc,
+                                         &update);
+        }
+    }
+    mon->counters.compositions++;
+    mon->counters.cond_compositions++;
+
+    om_table_conds_destroy(c->conds, mon->n_tables);
+    c->conds = conds;
+    c->conditional = conditional;
+
+    if (update) {
+        struct json *params
+            = (c->version == OM_V3
+               ? json_array_create_3(json_clone(c->monitor_id),
+                                     om_last_txn_json(c), update)
+               : json_array_create_2(json_clone(c->monitor_id), update));
+        struct json *msg = json_object_create();
+        json_object_put(msg, "id", json_null_create());
+        json_object_put(msg, "method",
+                        json_string_create(om_update_method(c->version)));
+        json_object_put(msg, "params", params);
+        om_client_send(c, msg, update);
+    }
+
+    struct json *reply = json_object_create();
+    json_object_put(reply, "id",
+                    json_integer_create((long long) mon->next_request_id++));
+    json_object_put(reply, "result", json_object_create());
+    json_object_put(reply, "error", json_null_create());
+    om_client_send(c, reply, NULL);
+    return true;
+}
+
 const char *
 om_client_output(const struct om_client *c, size_t *lenp)
 {

@@ -108,8 +108,8 @@ const char *om_txn_commit(struct om_txn *);
  * clients. */
 enum om_cache_mode {
     OM_CACHE_NONE,              /* No cache: compose and serialize the update
-                                 * for each client (before upstream's 2016
-                                 * json cache). */
+                                 * for each client (ovsdb-server before it
+                                 * had a json cache). */
     OM_CACHE_JSON,              /* Cache the composed json tree; serialize it
                                  * for each client (OVS before the seed's
                                  * 2021 patch). */
@@ -201,6 +201,14 @@ struct om_client *om_client_create(struct om_monitor *, enum om_version,
                                    const struct om_condition *,
                                    const char *last_txn_id, char **errorp);
 void om_client_destroy(struct om_client *);
+
+/* monitor_cond_change: sends 'c' its pending update (under the old
+ * condition), then an update that inserts the rows that start matching
+ * 'cond' (nullable: everything) and deletes those that stop matching, then
+ * the reply to the request.  Not for OM_V1.  Returns false, with '*errorp'
+ * set, on bad input, changing nothing. */
+bool om_client_cond_change(struct om_client *, const struct om_condition *,
+                           char **errorp);
 bool om_client_flush(struct om_client *);
 bool om_client_needs_flush(const struct om_client *);
 bool om_client_is_conditional(const struct om_client *);

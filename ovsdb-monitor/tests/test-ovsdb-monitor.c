@@ -307,6 +307,20 @@ world_join(struct world *w, enum om_version v, int cond, int pred,
 }
 
 static void
+world_cond_change(struct world *w, size_t i, int cond)
+{
+    struct om_condition *c = cond ? make_condition(cond) : NULL;
+    char *error = NULL;
+
+    if (!om_client_cond_change(w->clients[i], c, &error)) {
+        fprintf(stderr, "cond change: %s\n", error);
+        abort();
+    }
+    w->info[i].cond = cond;
+    om_condition_destroy(c);
+}
+
+static void
 world_leave(struct world *w, size_t i)
 {
     size_t len;
@@ -636,6 +650,7 @@ apply_output(struct json **repp, enum om_version version, const char *output,
              char last_txn[37])
 {
     const char *p = output;
+    bool first = true;
 
     while (*p) {
         const char *nl = strchr(p, '\n');
@@ -658,7 +673,13 @@ apply_output(struct json **repp, enum om_version version, const char *output,
         const struct json *update = NULL, *txn = NULL;
         static const char *const methods[] = { "update", "update2",
                                                "update3" };
-        if (result) {
+        if (result && !first) {
+            /* The reply to a monitor_cond_change. */
+            if (result->type != JSON_OBJECT
+                || shash_count(json_object(result))) {
+                failf("monitor_cond_change reply is not {}");
+            }
+        } else if (result) {
             if (version == OM_V3) {
                 if (result->type != JSON_ARRAY || json_array_size(result) != 3
                     || json_array_at(result, 1)->type != JSON_STRING) {
@@ -691,6 +712,7 @@ apply_output(struct json **repp, enum om_version version, const char *output,
         if (txn && last_txn && txn->type == JSON_STRING) {
             snprintf(last_txn, 37, "%s", json_string(txn));
         }
+        first = false;
         json_destroy(msg);
     }
 }
@@ -870,6 +892,11 @@ run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
             size_t i = rnd_n(&s, n);
             if (w->clients[i]) {
                 world_leave(w, i);
+            }
+        } else if (k < 28 && n && conditions) {
+            size_t i = rnd_n(&s, n);
+            if (w->clients[i] && w->info[i].version != OM_V1) {
+                world_cond_change(w, i, (int) rnd_n(&s, 5));
             }
         } else if (k < 60) {
             world_random_txn(w, &s);
@@ -1156,6 +1183,65 @@ test_conditional(void)
     world_destroy(&w);
     report("conditional clients get filtered updates (checked by replica) "
            "and never touch the cache");
+}
+
+/* monitor_cond_change while unconditional clients share cache entries:
+ * the change neither reads nor writes the cache, the client gets exactly
+ * the rows that start or stop matching, and it then follows the new
+ * condition (or the cache, once unconditional). */
+static void
+test_cond_change(void)
+{
+    struct world w;
+    uint64_t s = 777;
+
+    world_init(&w, OM_CACHE_SERIALIZED, 12);
+    for (int i = 0; i < 8; i++) {
+        world_random_txn(&w, &s);
+    }
+    world_join(&w, OM_V3, 0, -1, NULL);
+    world_join(&w, OM_V3, 0, -1, NULL);
+    world_join(&w, OM_V2, 1, -1, NULL);
+    world_join(&w, OM_V3, 2, -1, NULL);
+
+    static const int next_cond[] = { 3, 0, 2, 1, 4, 0, 1 };
+    for (size_t r = 0; r < sizeof next_cond / sizeof *next_cond; r++) {
+        world_random_txn(&w, &s);
+        om_client_flush(w.clients[0]);      /* Populates the cache. */
+        om_client_flush(w.clients[2]);      /* Pending, old condition. */
+        om_client_flush(w.clients[3]);
+        size_t entries = om_monitor_n_cache_entries(w.mon);
+        struct om_counters before = *om_monitor_counters(w.mon);
+        world_cond_change(&w, 2, next_cond[r]);
+        world_cond_change(&w, 3, next_cond[(r + 3) % 7]);
+        const struct om_counters *after = om_monitor_counters(w.mon);
+        EXPECT(after->cache_hits == before.cache_hits
+               && after->cache_misses == before.cache_misses
+               && after->cache_inserts == before.cache_inserts
+               && om_monitor_n_cache_entries(w.mon) == entries,
+               "round %zu: monitor_cond_change touched the cache", r);
+        EXPECT(om_client_is_conditional(w.clients[2])
+               == (next_cond[r] != 0 && next_cond[r] != 4),
+               "round %zu: conditional flag", r);
+        flush_all(&w);
+        for (size_t i = 0; i < w.n_clients; i++) {
+            char who[64];
+            snprintf(who, sizeof who, "round %zu, client %zu", r, i);
+            struct json *rep = replay_client(&w, i);
+            compare_replica(&w, rep, w.info[i].cond, who);
+            json_destroy(rep);
+        }
+    }
+    char *error = NULL;
+    world_join(&w, OM_V1, 0, -1, NULL);
+    struct om_condition *c = make_condition(1);
+    EXPECT(!om_client_cond_change(w.clients[4], c, &error) && error,
+           "monitor_cond_change accepted for a v1 monitor");
+    free(error);
+    om_condition_destroy(c);
+    world_destroy(&w);
+    report("monitor_cond_change while the cache is populated: cache "
+           "untouched, replicas match after each change");
 }
 
 /* A condition turns a modification into a deletion or an insertion. */
@@ -1552,6 +1638,7 @@ main(int argc, char *argv[])
     test_counters(quick ? 100 : 1000);
     test_conditional();
     test_condition_transitions();
+    test_cond_change();
     test_invalidation();
     test_reconnect();
 
