@@ -134,7 +134,8 @@ for kind in ovsdb uuid-pairs strings; do
     DOCS+=("gen-$kind")
 done
 for d in "${DOCS[@]}"; do
-    printf '  %-22s %8.1f MB\n' "$d" "$(echo "$(stat -c %s "$B/docs/$d.json") / 1000000" | bc -l)"
+    awk -v d="$d" -v n="$(stat -c %s "$B/docs/$d.json")" \
+        'BEGIN { printf "  %-22s %8.1f MB\n", d, n / 1e6 }'
 done
 
 # --- Same output from every implementation. ---
