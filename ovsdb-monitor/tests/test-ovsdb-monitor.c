@@ -96,13 +96,14 @@ static const struct om_column_def ch_cols[] = {
     { "encaps", OM_SET, OM_UUID, 0 },
 };
 
+/* A table of the test schema and how the monitor watches it. */
 struct table_spec {
-    const char *name;
-    const struct om_column_def *cols;
-    size_t n_cols;
-    const char *const *monitored;   /* Null: all. */
-    size_t n_monitored;
-    unsigned int select;
+    const char *name;                   /* Table name. */
+    const struct om_column_def *cols;   /* Its columns. */
+    size_t n_cols;                      /* Number of 'cols'. */
+    const char *const *monitored;       /* Monitored columns; null: all. */
+    size_t n_monitored;                 /* Number of 'monitored'. */
+    unsigned int select;                /* OM_SEL_* bits. */
 };
 
 static const char *const mb_monitored[] = { "ip", "mac", "datapath" };
@@ -205,13 +206,14 @@ struct client_info {
     char *final_output;         /* Output, kept when it left. */
 };
 
+/* A database, its monitor, and the clients of a test. */
 struct world {
-    struct om_db *db;
-    struct om_monitor *mon;
-    struct om_table *tables[N_TABLES];
-    struct om_client *clients[MAX_CLIENTS];
-    struct client_info info[MAX_CLIENTS];
-    size_t n_clients;
+    struct om_db *db;                       /* The database. */
+    struct om_monitor *mon;                 /* Its one monitor. */
+    struct om_table *tables[N_TABLES];      /* Tables, as in 'specs'. */
+    struct om_client *clients[MAX_CLIENTS]; /* Clients; null once gone. */
+    struct client_info info[MAX_CLIENTS];   /* What the test knows. */
+    size_t n_clients;                       /* Clients created so far. */
 };
 
 static void
