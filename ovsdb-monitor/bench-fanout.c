@@ -229,7 +229,8 @@ main(int argc, char *argv[])
     CALLGRIND_START_INSTRUMENTATION;
     t0 = now_ns();
     for (long i = 0; i < n_clients; i++) {
-        enum om_version v = (!strcmp(version, "mix") ? (enum om_version) (i % 3)
+        enum om_version v = (!strcmp(version, "mix")
+                             ? (enum om_version) (i % 3)
                              : (enum om_version) (version[0] - '1'));
         char id[32];
         snprintf(id, sizeof id, "sb-%ld", i);

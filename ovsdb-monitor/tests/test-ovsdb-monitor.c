@@ -141,7 +141,8 @@ rnd_atom(uint64_t *s, enum om_atomic_type type)
 
     switch (type) {
     case OM_INTEGER:
-        return json_integer_create(rnd_n(s, 5) ? rnd_n(s, 8) : rnd_n(s, 70000));
+        return json_integer_create(rnd_n(s, 5) ? rnd_n(s, 8)
+                                                : rnd_n(s, 70000));
     case OM_REAL:
         return json_real_create(rnd_n(s, 100000) / 8.0);
     case OM_BOOLEAN:
@@ -1251,7 +1252,8 @@ static void
 test_condition_transitions(void)
 {
     struct world w;
-    struct json *t = json_boolean_create(true), *f = json_boolean_create(false);
+    struct json *t = json_boolean_create(true);
+    struct json *f = json_boolean_create(false);
 
     world_init(&w, OM_CACHE_SERIALIZED, 8);
     struct om_txn *txn = om_txn_begin(w.db);
