@@ -253,20 +253,38 @@ stop_server() {
     SERVER_PID=
 }
 
-TABLES=
+# The monitor requests: every table, every column but _uuid and _version,
+# as explicit column lists (as ovn-controller sends them).  Without
+# _version, the updates are the same bytes on every build and run.
+REQUESTS="$RUNDIR/requests.json"
+make_requests() {
+    local sock=$1 n
+    "$CLIENT" list-columns -f csv "unix:$sock" OVN_Southbound >"$RUNDIR/columns.csv" ||
+        die "ovsdb-client list-columns failed"
+    tail -n +2 "$RUNDIR/columns.csv" | awk -F, '
+        $2 != "_version" && $2 != "_uuid" {
+            if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
+            cols[$1] = cols[$1] (cols[$1] == "" ? "" : ",") "\"" $2 "\""
+        }
+        END {
+            printf "{"
+            for (i = 1; i <= n; i++)
+                printf "%s\"%s\":[{\"columns\":[%s]}]", (i > 1 ? "," : ""),
+                       order[i], cols[order[i]]
+            printf "}\n"
+        }' >"$REQUESTS"
+    n=$(tail -n +2 "$RUNDIR/columns.csv" | cut -d, -f1 | sort -u | wc -l)
+    [ "$n" -gt 0 ] || die "no tables in OVN_Southbound?"
+    stage "monitoring all $n tables of OVN_Southbound, all columns"
+}
+
 # run_one VARIANT CLIENTS TXNS NAME: one measured run; results in
 # $RESDIR/NAME.txt as "key value" lines.
 run_one() {
     local v=$1 n=$2 k=$3 name=$4 d="$RUNDIR/srv"
     start_server "$v" "$d"
-    if [ -z "$TABLES" ]; then
-        TABLES=$("$CLIENT" list-tables "unix:$d/sock" OVN_Southbound |
-                 tail -n +3 | tr -d ' ' | paste -sd, -) ||
-            die "ovsdb-client list-tables failed"
-        [ -n "$TABLES" ] || die "no tables in OVN_Southbound?"
-        stage "monitoring all $(echo "$TABLES" | tr ',' '\n' | wc -l) tables of OVN_Southbound"
-    fi
-    if ! "$LOAD" --socket "$d/sock" --tables "$TABLES" \
+    [ -s "$REQUESTS" ] || make_requests "$d/sock"
+    if ! "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
             --server-pid "$SERVER_PID" --server-log "$d/log" \
             --clients "$n" --txns "$k" --batch "$BATCH" \
             >"$RESDIR/$name.txt" 2>"$RESDIR/$name.err"; then
@@ -297,7 +315,7 @@ done
 REF_BYTES=$(get "main-$FIRST-1" bytes_per_client)
 REF_INIT=$(get "main-$FIRST-1" init_bytes_per_client)
 REF_HASH=$(get "main-$FIRST-1" content_hash)
-HASH_SAME=true
+REF_INIT_HASH=$(get "main-$FIRST-1" init_content_hash)
 for r in $(seq 1 "$RUNS"); do
     for v in "${VARIANTS[@]}"; do
         b=$(get "main-$v-$r" bytes_per_client)
@@ -306,10 +324,13 @@ for r in $(seq 1 "$RUNS"); do
         b=$(get "main-$v-$r" init_bytes_per_client)
         [ "$b" = "$REF_INIT" ] ||
             die "initial contents differ: $v run $r gave $b bytes per client, $FIRST run 1 gave $REF_INIT"
-        [ "$(get "main-$v-$r" content_hash)" = "$REF_HASH" ] || HASH_SAME=false
+        [ "$(get "main-$v-$r" content_hash)" = "$REF_HASH" ] ||
+            die "updates differ: $v run $r delivered other bytes (hash $(get "main-$v-$r" content_hash)) than $FIRST run 1 ($REF_HASH), with the same size"
+        [ "$(get "main-$v-$r" init_content_hash)" = "$REF_INIT_HASH" ] ||
+            die "initial contents differ: $v run $r delivered other bytes than $FIRST run 1, with the same size"
     done
 done
-stage "bytes delivered: $REF_BYTES per client in every build and run (content hash $( $HASH_SAME && echo "identical" || echo "differs: same sizes, different bytes"))"
+stage "bytes delivered: $REF_BYTES per client in every build and run, byte-identical (hash $REF_HASH)"
 
 # Per-variant medians and pooled poll intervals.
 declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS
@@ -407,6 +428,8 @@ if [ -n "$SWEEP" ]; then
             run_one "$v" "$n" "$SWEEP_TXNS" "sweep-$v-$n"
             [ "$(get "sweep-$v-$n" bytes_per_client)" = "$(get "sweep-${VARIANTS[0]}-$n" bytes_per_client)" ] ||
                 die "sweep, $n clients: $v delivered $(get "sweep-$v-$n" bytes_per_client) bytes per client, ${VARIANTS[0]} $(get "sweep-${VARIANTS[0]}-$n" bytes_per_client)"
+            [ "$(get "sweep-$v-$n" content_hash)" = "$(get "sweep-${VARIANTS[0]}-$n" content_hash)" ] ||
+                die "sweep, $n clients: $v delivered other bytes than ${VARIANTS[0]} (same size)"
             line+=" $(get "sweep-$v-$n" server_cpu_s)"
         done
         echo "$line" >>"$SWEEP_DAT"
@@ -444,7 +467,7 @@ json_runs() {
         while read -r k val; do
             case $k in
             poll_intervals) printf ', "%s": [%s]' "$k" "$(echo "$val" | tr -s ' ' ',')" ;;
-            content_hash) printf ', "%s": "%s"' "$k" "$val" ;;
+            *content_hash) printf ', "%s": "%s"' "$k" "$val" ;;
             *) printf ', "%s": %s' "$k" "$val" ;;
             esac
         done <"$f"
@@ -457,8 +480,8 @@ json_runs() {
     printf '{\n  "benchmark": "monitor",\n  "base": "%s",\n  "date": "%s",\n' "$BASE" "$STAMP"
     printf '  "clients": %s,\n  "txns": %s,\n  "batch": %s,\n  "runs": %s,\n' "$CLIENTS" "$TXNS" "$BATCH" "$RUNS"
     printf '  "scale": "%s",\n  "series_patches": %s,\n' "$SCALE" "$SERIES_N"
-    printf '  "bytes_per_client": %s,\n  "init_bytes_per_client": %s,\n  "content_identical": %s,\n' \
-        "$REF_BYTES" "$REF_INIT" "$HASH_SAME"
+    printf '  "bytes_per_client": %s,\n  "init_bytes_per_client": %s,\n  "content_hash": "%s",\n' \
+        "$REF_BYTES" "$REF_INIT" "$REF_HASH"
     printf '  "median": {\n'
     sep=
     for v in "${VARIANTS[@]}"; do

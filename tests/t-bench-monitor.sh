@@ -78,7 +78,8 @@ fi
 
 # Bytes delivered: the harness already fails on a difference; check here,
 # from the raw runs, that every build delivered the same non-zero bytes per
-# client and that all 20 clients of each run agreed (each run's own check).
+# client, the same bytes, and that all 20 clients of each run agreed (each
+# run's own check).
 if bytes=$(/usr/bin/python3 - "$RES" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -93,6 +94,9 @@ assert b > 0 and tot.pop() == 20 * b
 assert all(x["clients"] == 20 and x["updates_per_client"] == 3 for x in runs)
 init = {x["init_bytes_per_client"] for x in runs}
 assert len(init) == 1 and init.pop() > 0, init
+# Not only the sizes: the same bytes (hashes of the clients' streams).
+assert len({x["content_hash"] for x in runs}) == 1, runs
+assert len({x["init_content_hash"] for x in runs}) == 1, runs
 print(b)
 EOF
 )

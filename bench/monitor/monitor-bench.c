@@ -16,10 +16,13 @@
  * go to stdout as "key value" lines.  It exits non-zero if the clients did
  * not all receive the same bytes.
  *
- * Usage: monitor-bench --socket PATH --tables T1,T2,... --server-pid PID
+ * Usage: monitor-bench --socket PATH --server-pid PID
+ *                      (--tables T1,T2,... | --requests FILE)
  *                      [--server-log FILE] [--clients N] [--txns K]
  *                      [--batch L] [--dps D] [--db NAME] [--timeout S]
- */
+ *
+ * --tables monitors all columns of the tables; --requests FILE holds the
+ * <monitor-requests> JSON object itself, e.g. with explicit column lists. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +74,7 @@ struct writer {
 /* Options. */
 static const char *socket_path;
 static const char *tables_arg;
+static char *requests;          /* Contents of the --requests file. */
 static const char *server_log;
 static const char *db_name = "OVN_Southbound";
 static int server_pid;
@@ -226,18 +230,26 @@ static void
 client_send_monitor(struct client *c)
 {
     struct wbuf b = { 0 };
-    const char *p = tables_arg;
+    const char *p = tables_arg ? tables_arg : "";
 
     wbuf_printf(&b, "{\"method\":\"monitor_cond_since\",\"params\":[\"%s\","
-                "[\"monid\",\"%s\"],{", db_name, db_name);
-    for (bool first = true; *p; first = false) {
-        size_t n = strcspn(p, ",");
+                "[\"monid\",\"%s\"],", db_name, db_name);
+    if (requests) {
+        wbuf_printf(&b, "%s", requests);
+    } else {
+        wbuf_printf(&b, "{");
+        for (bool first = true; *p; first = false) {
+            size_t n = strcspn(p, ",");
 
-        wbuf_printf(&b, "%s\"%.*s\":[{}]", first ? "" : ",", (int) n, p);
-        p += n + (p[n] == ',');
+            wbuf_printf(&b, "%s\"%.*s\":[{}]", first ? "" : ",", (int) n, p);
+            p += n + (p[n] == ',');
+        }
+        wbuf_printf(&b, "}");
     }
-    wbuf_printf(&b, "},\"00000000-0000-0000-0000-000000000000\"],"
-                "\"id\":\"monitor-%d\"}", c->idx);
+    /* The same request id for every client, so that the replies are the
+     * same bytes. */
+    wbuf_printf(&b, ",\"00000000-0000-0000-0000-000000000000\"],"
+                "\"id\":\"monitor\"}");
     send_all(c->fd, b.p, b.len);
     wbuf_free(&b);
 }
@@ -544,11 +556,36 @@ check_same_bytes(const char *phase)
     }
 }
 
+/* Returns the contents of 'path', trailing white space removed. */
+static char *
+read_file(const char *path)
+{
+    struct wbuf b = { 0 };
+    char buf[65536];
+    size_t n;
+    FILE *f = fopen(path, "r");
+
+    if (!f) {
+        fatal("%s: %s", path, strerror(errno));
+    }
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        wbuf_printf(&b, "%.*s", (int) n, buf);
+    }
+    fclose(f);
+    while (b.len && strchr(" \t\r\n", b.p[b.len - 1])) {
+        b.p[--b.len] = '\0';
+    }
+    if (!b.len || b.p[0] != '{') {
+        fatal("%s: expected a JSON object of monitor requests", path);
+    }
+    return b.p;
+}
+
 static void
 usage(void)
 {
-    printf("usage: monitor-bench --socket PATH --tables T1,T2,... "
-           "--server-pid PID\n"
+    printf("usage: monitor-bench --socket PATH --server-pid PID\n"
+           "         (--tables T1,T2,... | --requests FILE)\n"
            "         [--server-log FILE] [--clients N] [--txns K] "
            "[--batch L]\n"
            "         [--dps D] [--db NAME] [--timeout SECONDS]\n");
@@ -575,6 +612,7 @@ parse_options(int argc, char *argv[])
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "tables", required_argument, NULL, 't' },
+        { "requests", required_argument, NULL, 'r' },
         { "server-pid", required_argument, NULL, 'p' },
         { "server-log", required_argument, NULL, 'l' },
         { "clients", required_argument, NULL, 'n' },
@@ -592,6 +630,7 @@ parse_options(int argc, char *argv[])
         switch (c) {
         case 's': socket_path = optarg; break;
         case 't': tables_arg = optarg; break;
+        case 'r': requests = read_file(optarg); break;
         case 'p':
             server_pid = int_arg("server-pid", optarg, 1, 1 << 30);
             break;
@@ -611,8 +650,11 @@ parse_options(int argc, char *argv[])
     if (optind < argc) {
         fatal("unexpected argument '%s'", argv[optind]);
     }
-    if (!socket_path || !tables_arg || !*tables_arg || !server_pid) {
-        fatal("--socket, --tables and --server-pid are required");
+    if (!socket_path || !server_pid) {
+        fatal("--socket and --server-pid are required");
+    }
+    if (!requests == !(tables_arg && *tables_arg)) {
+        fatal("exactly one of --tables and --requests is required");
     }
 }
 
@@ -637,15 +679,19 @@ connect_clients(void)
     }
     run_until(all_replied, NULL, "the initial contents");
     for (int i = 1; i < n_clients; i++) {
-        if (clients[i].init_bytes != clients[0].init_bytes) {
-            fatal("initial contents: client %d got %" PRIu64 " bytes, "
-                  "client 0 got %" PRIu64, i, clients[i].init_bytes,
-                  clients[0].init_bytes);
+        if (clients[i].init_bytes != clients[0].init_bytes
+            || clients[i].init_hash != clients[0].init_hash) {
+            fatal("initial contents: client %d got %" PRIu64 " bytes "
+                  "(hash %016" PRIx64 "), client 0 got %" PRIu64
+                  " (hash %016" PRIx64 ")", i, clients[i].init_bytes,
+                  clients[i].init_hash, clients[0].init_bytes,
+                  clients[0].init_hash);
         }
     }
     printf("init_seconds %.3f\n", now() - t0);
     printf("init_server_cpu_s %.3f\n", server_cpu(NULL, NULL) - cpu0);
     printf("init_bytes_per_client %" PRIu64 "\n", clients[0].init_bytes);
+    printf("init_content_hash %016" PRIx64 "\n", clients[0].init_hash);
 }
 
 int
@@ -728,6 +774,7 @@ main(int argc, char *argv[])
     }
     close(writer.fd);
     free(clients);
+    free(requests);
     free(lat);
     wbuf_free(&txn);
     wbuf_free(&writer_in);
