@@ -85,7 +85,9 @@ bisect_build() {
 }
 
 detect_has() {
-    "$TOP/build.sh" detect --base "$1" | grep -qE "^ *$2 +yes"
+    local out
+    out=$("$TOP/build.sh" detect --base "$1")
+    grep -qE "^ *$2 +yes" <<<"$out"
 }
 
 test_base() {
@@ -93,9 +95,12 @@ test_base() {
     step "$base: fetch" "$TOP/build.sh" fetch "$base"
     step "$base: apply series" "$TOP/build.sh" apply --base "$base"
     step "$base: build --enable-Werror" "$TOP/build.sh" build --base "$base"
+    if [ ! -s "$TOP/patches/$base/series" ]; then
+        fail "$base: patches/$base/series is missing or empty"
+        return
+    fi
     step "$base: checkpatch on every patch" checkpatch_all "$BUILD/ovs-$base" "$base"
-    step "$base: detect inline-strings after apply" \
-        bash -c "'$TOP/build.sh' detect --base $base | grep -qE '^ *inline-strings +yes'"
+    step "$base: detect inline-strings after apply" detect_has "$base" inline-strings
     step "$base: make check ($CHECK_FLAGS)" \
         "$TOP/build.sh" check --base "$base" -- $CHECK_FLAGS
     if [ "$base" = "$DEFAULT_BASE" ] || [ -n "${BISECT_ALL:-}" ]; then
@@ -137,7 +142,9 @@ main() {
     need_build_deps
     local b t
     for b in $SUPPORTED_BASES; do
-        if [ -s "$TOP/patches/$b/series" ]; then
+        # The default base is always applied and built: the components
+        # use it.
+        if [ -s "$TOP/patches/$b/series" ] || [ "$b" = "$DEFAULT_BASE" ]; then
             test_base "$b"
         else
             echo "note: patches/$b has no series; nothing to apply or build for $b"
