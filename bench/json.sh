@@ -18,7 +18,7 @@ usage() {
     cat <<EOF
 usage: ./build.sh bench json [--scale quick|default|full] [--base BASE] [--runs N]
                              [--seed S] [--results-dir DIR] [--keep-dumps DIR]
-                             [--no-callgrind]
+                             [--no-callgrind] [--prepare]
 
   --scale        quick (~100k atoms per database), default (~1M), or
                  full (~12M atoms NB, ~23M atoms SB, like the seed)
@@ -30,6 +30,7 @@ usage: ./build.sh bench json [--scale quick|default|full] [--base BASE] [--runs 
   --keep-dumps   also keep each build's "ovsdb-client dump -f json" output
                  of each database in DIR (nb-stock.json, ...)
   --no-callgrind skip the callgrind figure
+  --prepare      only build the trees and generate the databases
 EOF
 }
 
@@ -40,6 +41,7 @@ SEED=ovs-json-perf
 RESULTS_DIR="$TOP/bench/results"
 KEEP_DUMPS=
 CALLGRIND=1
+PREPARE=0
 while [ $# -gt 0 ]; do
     case $1 in
     --scale) SCALE=${2:-}; shift 2 || die "--scale needs a value" ;;
@@ -55,6 +57,7 @@ while [ $# -gt 0 ]; do
     --keep-dumps) KEEP_DUMPS=${2:-}; shift 2 || die "--keep-dumps needs a value" ;;
     --keep-dumps=*) KEEP_DUMPS=${1#*=}; shift ;;
     --no-callgrind) CALLGRIND=0; shift ;;
+    --prepare) PREPARE=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option '$1'" ;;
     esac
@@ -214,6 +217,11 @@ for db in "${DBS[@]}"; do
     gen_db "$db" "${ATOMS_WANT[$db]}" "${DBFILE[$db]}"
 done
 
+if [ "$PREPARE" = 1 ]; then
+    stage "prepared: trees built, databases in $BENCH/db"
+    exit 0
+fi
+
 # ---------------------------------------------------------------------------
 # Servers and measurements.
 
@@ -351,7 +359,7 @@ declare -A IR
 if [ "$CALLGRIND" = 1 ]; then
     stage "callgrind: json-roundtrip on the quick databases' data records"
     for v in "${VARIANTS[@]}"; do
-        (cd "${TREE[$v]}" && run ./libtool --quiet --mode=link gcc \
+        (cd "${TREE[$v]}" && run ./libtool --quiet --tag=CC --mode=link gcc \
             $BENCH_CFLAGS -Wall -I include -o "$BENCH/gen/json-roundtrip-$v" \
             "$TOP/bench/gen/json-roundtrip.c" lib/libopenvswitch.la) ||
             die "cannot build json-roundtrip against the $v tree"
@@ -458,7 +466,7 @@ JSON="$RESULTS_DIR/json-$SCALE-$TS.json"
     echo "  \"host\": {\"nproc\": $(nproc), \"mem_total_kb\": $(awk '/^MemTotal:/{print $2}' /proc/meminfo)},"
     printf '  "builds": {"stock": {"commit": "%s"}, "patched": {"commit": "%s", "series": [%s]}, "cflags": "%s"},\n' \
         "$(git -C "${TREE[stock]}" rev-parse HEAD)" "$(git -C "${TREE[patched]}" rev-parse HEAD)" \
-        "$(printf '"%s",' "${SERIES[@]}" | sed 's/,$//')" "$BENCH_CFLAGS"
+        "$( [ ${#SERIES[@]} -eq 0 ] || printf '"%s",' "${SERIES[@]}" | sed 's/,$//')" "$BENCH_CFLAGS"
     echo "  \"databases\": {"
     first=1
     for db in "${DBS[@]}"; do
@@ -523,6 +531,7 @@ ncol=$(( ${#panels[@]} / 2 ))
     echo "set style fill solid 0.8 border -1"
     echo "set boxwidth 0.6"
     echo "set yrange [0:*]"
+    echo "set offsets 0,0,graph 0.12,0"
     echo "set grid ytics"
     echo "unset key"
     for p in "${panels[@]}"; do

@@ -157,6 +157,14 @@ bench_tree() {
     (
         cd "$wt"
         bench_ccache_env
+        if [ ${#targets[@]} -gt 0 ]; then
+            # "make all" builds BUILT_SOURCES (generated headers) first;
+            # explicit targets do not, so build them here.
+            printf 'bench-built-sources: $(BUILT_SOURCES)\n.PHONY: bench-built-sources\n' \
+                >"$wt/.bench-built-sources.mk"
+            run make -j"$(nproc)" -f Makefile -f .bench-built-sources.mk \
+                bench-built-sources || die "make of BUILT_SOURCES failed in $wt"
+        fi
         run make -j"$(nproc)" "${targets[@]}" || die "make failed in $wt"
     ) || exit 1
     if [ ${#targets[@]} -gt 0 ]; then
