@@ -58,7 +58,8 @@ for label in Northbound Southbound; do
         on { print }' "$OUT")
     missing=
     for row in "ovsdb-client dump" "Compaction" "Memory usage (RSS)"; do
-        echo "$section" | grep -Eq "^  $row +[0-9.]+ (sec|MB|GB) +[0-9.]+ (sec|MB|GB) +-?[0-9.]+ %$" ||
+        re=$(printf '%s' "$row" | sed 's/[()]/\\&/g')
+        echo "$section" | grep -Eq "^  $re +[0-9.]+ (sec|MB|GB) +[0-9.]+ (sec|MB|GB) +-?[0-9.]+ %$" ||
             missing+="'$row' "
     done
     echo "$section" | grep -Eq '^ +Before +After +Improvement$' || missing+="header "
