@@ -5,6 +5,7 @@
  * Prints "ok NAME" or "FAIL NAME: why" per case and ends with
  * "N passed, N failed"; exits non-zero iff a case failed. */
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -828,10 +829,62 @@ test_incremental(void)
     end();
 }
 
+/* Checks the conformance cases in directory 'dir' in this process (quick
+ * under sanitizers): y_ accepted, n_ rejected, i_ either, each value also
+ * surviving serialize, reparse, deep clone and equality. */
+static void
+test_conformance_dir(const char *dir)
+{
+    struct dirent *de;
+    DIR *d = opendir(dir);
+    int n = 0;
+
+    begin("conformance cases in-process");
+    if (!CHECK(d != NULL)) {
+        end();
+        return;
+    }
+    while ((de = readdir(d)) != NULL) {
+        const char *name = de->d_name;
+        char path[4096];
+        struct json *j;
+        bool accepted;
+
+        if (strlen(name) < 6 || strcmp(name + strlen(name) - 5, ".json")) {
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        j = json_from_file(path);
+        accepted = j->type != JSON_STRING;
+        if ((name[0] == 'y' && !accepted) || (name[0] == 'n' && accepted)) {
+            check__(false, name, __LINE__);
+        }
+        if (accepted) {
+            char *text = ser(j);
+            struct json *k = json_from_string(text);
+            struct json *c = json_deep_clone(j);
+
+            CHECK(k->type == j->type && json_equal(c, j));
+            CHECK(json_hash(c, 5) == json_hash(j, 5));
+            json_destroy(k);
+            json_destroy(c);
+            free(text);
+        }
+        json_destroy(j);
+        n++;
+    }
+    closedir(d);
+    CHECK(n > 40);
+    end();
+}
+
 int
-main(void)
+main(int argc, char *argv[])
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc > 1) {
+        test_conformance_dir(argv[1]);
+    }
     test_layout();
     test_string_lengths();
     test_utf8_boundary();
