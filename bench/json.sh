@@ -18,7 +18,7 @@ usage() {
     cat <<EOF
 usage: ./build.sh bench json [--scale quick|default|full] [--base BASE] [--runs N]
                              [--seed S] [--results-dir DIR] [--keep-dumps DIR]
-                             [--no-callgrind] [--prepare]
+                             [--no-callgrind] [--prepare] [--db nb|sb|both]
 
   --scale        quick (~100k atoms per database), default (~1M), or
                  full (~12M atoms NB, ~23M atoms SB, like the seed)
@@ -31,6 +31,7 @@ usage: ./build.sh bench json [--scale quick|default|full] [--base BASE] [--runs 
                  of each database in DIR (nb-stock.json, ...)
   --no-callgrind skip the callgrind figure
   --prepare      only build the trees and generate the databases
+  --db           nb, sb or both (default both)
 EOF
 }
 
@@ -42,6 +43,7 @@ RESULTS_DIR="$TOP/bench/results"
 KEEP_DUMPS=
 CALLGRIND=1
 PREPARE=0
+ONLY_DB=both
 while [ $# -gt 0 ]; do
     case $1 in
     --scale) SCALE=${2:-}; shift 2 || die "--scale needs a value" ;;
@@ -58,6 +60,8 @@ while [ $# -gt 0 ]; do
     --keep-dumps=*) KEEP_DUMPS=${1#*=}; shift ;;
     --no-callgrind) CALLGRIND=0; shift ;;
     --prepare) PREPARE=1; shift ;;
+    --db) ONLY_DB=${2:-}; shift 2 || die "--db needs a value" ;;
+    --db=*) ONLY_DB=${1#*=}; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option '$1'" ;;
     esac
@@ -86,7 +90,11 @@ BENCH="$BUILD/bench"
 mkdir -p "$BENCH/run" "$BENCH/db"
 CLK_TCK=$(getconf CLK_TCK)
 VARIANTS=(stock patched)
-DBS=(nb sb)
+case $ONLY_DB in
+both) DBS=(nb sb) ;;
+nb|sb) DBS=("$ONLY_DB") ;;
+*) die "--db must be nb, sb or both, not '$ONLY_DB'" ;;
+esac
 declare -A DBNAME=([nb]=OVN_Northbound [sb]=OVN_Southbound)
 declare -A LABEL=([nb]=Northbound [sb]=Southbound)
 
@@ -156,7 +164,7 @@ for v in "${VARIANTS[@]}"; do
 done
 SERIES=()
 mapfile -t SERIES < <(bench_series_files "$BASE" | xargs -r -n1 basename)
-stage "patched = pristine/$BASE + ${#SERIES[@]} patch(es) of patches/$BASE/series"
+stage "patched = base/$BASE + ${#SERIES[@]} patch(es) of patches/$BASE/series"
 
 # ---------------------------------------------------------------------------
 # Schemas and databases.
@@ -228,9 +236,16 @@ fi
 RUNDIR=$(mktemp -d "$BENCH/run/json-XXXXXX")
 SERVER_PIDS=()
 cleanup() {
-    local p
+    local p i
     for p in "${SERVER_PIDS[@]}"; do
         kill "$p" 2>/dev/null || true
+    done
+    for p in "${SERVER_PIDS[@]}"; do
+        for i in $(seq 1 50); do
+            kill -0 "$p" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -9 "$p" 2>/dev/null || true
     done
     rm -rf "$RUNDIR"
 }
@@ -289,9 +304,14 @@ measure_dump() {
     local db=$1 v=$2 p=${PID[$1-$2]} c0 c1 t0 t1
     c0=$(cpu_of "$p")
     t0=$(now)
-    "${TREE[$v]}/ovsdb/ovsdb-client" dump -f json "unix:${SOCK[$db-$v]}" \
-        "${DBNAME[$db]}" >/dev/null || die "ovsdb-client dump ($v, $db) failed"
+    local sha
+    sha=$("${TREE[$v]}/ovsdb/ovsdb-client" dump -f json "unix:${SOCK[$db-$v]}" \
+        "${DBNAME[$db]}" | sha1sum | cut -c1-40) &&
+        [ "$sha" != "$EMPTY_SHA1" ] || die "ovsdb-client dump ($v, $db) failed"
     t1=$(now)
+    # Every run of both builds must have served the same bytes.
+    [ -n "${R_DUMP_SHA[$db-$v]:-}" ] || R_DUMP_SHA[$db-$v]=$sha
+    [ "$sha" = "${R_DUMP_SHA[$db-$v]}" ] || R_DUMP_SHA[$db-$v]=differs-between-runs
     c1=$(cpu_of "$p")
     R_DUMP_CPU[$db-$v]+="$(awk -v a="$c0" -v b="$c1" 'BEGIN{printf "%.2f", b - a}') "
     R_DUMP_WALL[$db-$v]+="$(secs "$t0" "$t1") "
@@ -309,6 +329,7 @@ measure_compact() {
     R_COMPACT_WALL[$db-$v]+="$(secs "$t0" "$t1") "
 }
 
+EMPTY_SHA1=$(printf '' | sha1sum | cut -c1-40)
 declare -A R_LOAD_WALL R_LOAD_CPU R_RSS R_ATOMS R_DUMP_CPU R_DUMP_WALL
 declare -A R_COMPACT_CPU R_COMPACT_WALL R_DUMP_SHA R_RSS_AFTER
 
@@ -332,13 +353,15 @@ for db in "${DBS[@]}"; do
     for v in "${VARIANTS[@]}"; do
         R_RSS_AFTER[$db-$v]=$(rss_of "${PID[$db-$v]}")
     done
-    # Untimed: both builds must serve the same data, byte for byte.
-    for v in "${VARIANTS[@]}"; do
-        out=/dev/null
-        [ -z "$KEEP_DUMPS" ] || out="$KEEP_DUMPS/$db-$v.json"
-        R_DUMP_SHA[$db-$v]=$("${TREE[$v]}/ovsdb/ovsdb-client" dump -f json \
-            "unix:${SOCK[$db-$v]}" "${DBNAME[$db]}" | tee "$out" | sha1sum | cut -c1-40)
-    done
+    # Both builds must serve the same data, byte for byte: the SHA-1 of
+    # every timed dump is compared.  --keep-dumps saves one more (untimed).
+    if [ -n "$KEEP_DUMPS" ]; then
+        for v in "${VARIANTS[@]}"; do
+            "${TREE[$v]}/ovsdb/ovsdb-client" dump -f json \
+                "unix:${SOCK[$db-$v]}" "${DBNAME[$db]}" >"$KEEP_DUMPS/$db-$v.json" ||
+                die "ovsdb-client dump ($v, $db) failed"
+        done
+    fi
     if [ "${R_DUMP_SHA[$db-stock]}" = "${R_DUMP_SHA[$db-patched]}" ]; then
         stage "  dumps of stock and patched are identical (sha1 ${R_DUMP_SHA[$db-stock]})"
     else
@@ -431,7 +454,9 @@ print_details() {
 }
 
 TS=$(date -u +%Y%m%dT%H%M%SZ)
-REPORT="$RESULTS_DIR/json-$SCALE-$TS.txt"
+TAG=$SCALE
+[ "$ONLY_DB" = both ] || TAG="$SCALE-$ONLY_DB"
+REPORT="$RESULTS_DIR/json-$TAG-$TS.txt"
 {
     echo "bench json: scale $SCALE, base $BASE, $RUNS run(s), stock vs patched (${#SERIES[@]} patches), $(nproc) cores"
     echo "ovsdb-client dump = server CPU time for the dump (median); Compaction = ovsdb-server/compact wall time (median); RSS after load"
@@ -457,7 +482,7 @@ metric_json() {
         "$name" "$unit" "$(json_list $s)" "$ms" "$(json_list $p)" "$mp" "$(improvement "$ms" "$mp")"
 }
 
-JSON="$RESULTS_DIR/json-$SCALE-$TS.json"
+JSON="$RESULTS_DIR/json-$TAG-$TS.json"
 {
     echo "{"
     echo "  \"benchmark\": \"json\","
@@ -497,18 +522,23 @@ JSON="$RESULTS_DIR/json-$SCALE-$TS.json"
     echo "  },"
     if [ "$CALLGRIND" = 1 ]; then
         echo "  \"callgrind\": {\"workload\": \"bench/gen/json-roundtrip (parse, serialize sorted, free) on the data record of the quick NB/SB databases\","
-        printf '    "nb": {"stock": %s, "patched": %s, "improvement_pct": %s},\n' "${IR[nb-stock]}" "${IR[nb-patched]}" "$(improvement "${IR[nb-stock]}" "${IR[nb-patched]}")"
-        printf '    "sb": {"stock": %s, "patched": %s, "improvement_pct": %s}},\n' "${IR[sb-stock]}" "${IR[sb-patched]}" "$(improvement "${IR[sb-stock]}" "${IR[sb-patched]}")"
+        sep=
+        for db in "${DBS[@]}"; do
+            printf '%s    "%s": {"stock": %s, "patched": %s, "improvement_pct": %s}' "$sep" "$db" \
+                "${IR[$db-stock]}" "${IR[$db-patched]}" "$(improvement "${IR[$db-stock]}" "${IR[$db-patched]}")"
+            sep=$',\n'
+        done
+        printf '},\n' 
     fi
     echo "  \"report\": \"$(basename "$REPORT")\""
     echo "}"
 } >"$JSON"
 /usr/bin/python3 -m json.tool "$JSON" >/dev/null 2>&1 || die "internal error: $JSON is not valid JSON"
-cp "$JSON" "$RESULTS_DIR/json-$SCALE-latest.json"
-cp "$REPORT" "$RESULTS_DIR/json-$SCALE-latest.txt"
+cp "$JSON" "$RESULTS_DIR/json-$TAG-latest.json"
+cp "$REPORT" "$RESULTS_DIR/json-$TAG-latest.txt"
 
 # Chart: stock against patched, one panel per metric and database.
-PNG="$RESULTS_DIR/json-$SCALE-$TS.png"
+PNG="$RESULTS_DIR/json-$TAG-$TS.png"
 PLOT="$RUNDIR/plot"
 mkdir -p "$PLOT"
 panels=()
@@ -541,14 +571,15 @@ ncol=$(( ${#panels[@]} / 2 ))
     echo "unset multiplot"
 } >"$PLOT/chart.gp"
 if run gnuplot "$PLOT/chart.gp"; then
-    cp "$PNG" "$RESULTS_DIR/json-$SCALE-latest.png"
+    cp "$PNG" "$RESULTS_DIR/json-$TAG-latest.png"
     stage "chart: $PNG"
 else
     stage "WARNING: gnuplot failed; no chart"
 fi
 # A full-scale run into bench/results also refreshes the README's table.
 README="$TOP/bench/README.md"
-if [ "$SCALE" = full ] && [ "$RESULTS_DIR" = "$TOP/bench/results" ] &&
+if [ "$SCALE" = full ] && [ "$ONLY_DB" = both ] &&
+   [ "$RESULTS_DIR" = "$TOP/bench/results" ] &&
    grep -q '^<!-- json-full-begin -->$' "$README"; then
     awk -v rep="$REPORT" -v ts="$TS" '
         /^<!-- json-full-begin -->$/ {
