@@ -148,6 +148,16 @@ change() {
     awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%+.1f", (b - a) * 100 / a; else print "n/a" }'
 }
 
+# The same, as a JSON number (or null).
+change_json() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.1f", (b - a) * 100 / a; else print "null" }'
+}
+
+# A JSON number, or null for "-".
+num_or_null() {
+    if [ "$1" = - ]; then echo null; else echo "$1"; fi
+}
+
 fmt_bytes() {
     awk -v b="$1" 'BEGIN { if (b >= 1e9) printf "%.2f GB", b / 1e9;
                            else if (b >= 1e6) printf "%.1f MB", b / 1e6;
@@ -311,26 +321,43 @@ for r in $(seq 1 "$RUNS"); do
 done
 
 # The bytes delivered must be the same for every build and run (each run
-# already checked that every client got the same bytes).
+# already checked that every client got the same bytes as the others).
+# Stock and patched serialize cached updates with sorted object members,
+# "before" serializes for each client in hash order: its bytes are the
+# same up to the order of object members, which the order-insensitive
+# hash (of the byte counts) checks; the exact hash must be the same for
+# all runs of a build and across the other builds.
 REF_BYTES=$(get "main-$FIRST-1" bytes_per_client)
 REF_INIT=$(get "main-$FIRST-1" init_bytes_per_client)
-REF_HASH=$(get "main-$FIRST-1" content_hash)
-REF_INIT_HASH=$(get "main-$FIRST-1" init_content_hash)
+declare -A EXACT
+# same_value KEY WHAT NAME REFNAME: die unless runs NAME and REFNAME agree.
+same_value() {
+    [ "$(get "$3" "$1")" = "$(get "$4" "$1")" ] ||
+        die "$2 differ: run $3 has $1 $(get "$3" "$1"), run $4 has $(get "$4" "$1")"
+}
 for r in $(seq 1 "$RUNS"); do
     for v in "${VARIANTS[@]}"; do
-        b=$(get "main-$v-$r" bytes_per_client)
-        [ "$b" = "$REF_BYTES" ] ||
-            die "bytes delivered differ: $v run $r gave $b bytes per client, $FIRST run 1 gave $REF_BYTES"
-        b=$(get "main-$v-$r" init_bytes_per_client)
-        [ "$b" = "$REF_INIT" ] ||
-            die "initial contents differ: $v run $r gave $b bytes per client, $FIRST run 1 gave $REF_INIT"
-        [ "$(get "main-$v-$r" content_hash)" = "$REF_HASH" ] ||
-            die "updates differ: $v run $r delivered other bytes (hash $(get "main-$v-$r" content_hash)) than $FIRST run 1 ($REF_HASH), with the same size"
-        [ "$(get "main-$v-$r" init_content_hash)" = "$REF_INIT_HASH" ] ||
-            die "initial contents differ: $v run $r delivered other bytes than $FIRST run 1, with the same size"
+        n="main-$v-$r"
+        same_value bytes_per_client "bytes delivered" "$n" "main-$FIRST-1"
+        same_value init_bytes_per_client "initial contents" "$n" "main-$FIRST-1"
+        same_value bytes_hash "bytes delivered" "$n" "main-$FIRST-1"
+        same_value init_bytes_hash "initial contents" "$n" "main-$FIRST-1"
+        same_value content_hash "updates" "$n" "main-$v-1"
+        same_value init_content_hash "initial contents" "$n" "main-$v-1"
+        [ "$v" = before ] || EXACT[$v]=main-$v-1
     done
 done
-stage "bytes delivered: $REF_BYTES per client in every build and run, byte-identical (hash $REF_HASH)"
+EXACT_REF=
+for v in "${!EXACT[@]}"; do
+    if [ -z "$EXACT_REF" ]; then
+        EXACT_REF=${EXACT[$v]}
+    else
+        same_value content_hash "updates" "${EXACT[$v]}" "$EXACT_REF"
+        same_value init_content_hash "initial contents" "${EXACT[$v]}" "$EXACT_REF"
+    fi
+done
+REF_HASH=$(get "main-$FIRST-1" bytes_hash)
+stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes (exact: $(echo "${!EXACT[@]}" | tr ' ' '/'); up to member order: all)"
 
 # Per-variant medians and pooled poll intervals.
 declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS
@@ -428,8 +455,7 @@ if [ -n "$SWEEP" ]; then
             run_one "$v" "$n" "$SWEEP_TXNS" "sweep-$v-$n"
             [ "$(get "sweep-$v-$n" bytes_per_client)" = "$(get "sweep-${VARIANTS[0]}-$n" bytes_per_client)" ] ||
                 die "sweep, $n clients: $v delivered $(get "sweep-$v-$n" bytes_per_client) bytes per client, ${VARIANTS[0]} $(get "sweep-${VARIANTS[0]}-$n" bytes_per_client)"
-            [ "$(get "sweep-$v-$n" content_hash)" = "$(get "sweep-${VARIANTS[0]}-$n" content_hash)" ] ||
-                die "sweep, $n clients: $v delivered other bytes than ${VARIANTS[0]} (same size)"
+            same_value bytes_hash "sweep: bytes delivered" "sweep-$v-$n" "sweep-${VARIANTS[0]}-$n"
             line+=" $(get "sweep-$v-$n" server_cpu_s)"
         done
         echo "$line" >>"$SWEEP_DAT"
@@ -467,7 +493,7 @@ json_runs() {
         while read -r k val; do
             case $k in
             poll_intervals) printf ', "%s": [%s]' "$k" "$(echo "$val" | tr -s ' ' ',')" ;;
-            *content_hash) printf ', "%s": "%s"' "$k" "$val" ;;
+            *_hash) printf ', "%s": "%s"' "$k" "$val" ;;
             *) printf ', "%s": %s' "$k" "$val" ;;
             esac
         done <"$f"
@@ -480,23 +506,24 @@ json_runs() {
     printf '{\n  "benchmark": "monitor",\n  "base": "%s",\n  "date": "%s",\n' "$BASE" "$STAMP"
     printf '  "clients": %s,\n  "txns": %s,\n  "batch": %s,\n  "runs": %s,\n' "$CLIENTS" "$TXNS" "$BATCH" "$RUNS"
     printf '  "scale": "%s",\n  "series_patches": %s,\n' "$SCALE" "$SERIES_N"
-    printf '  "bytes_per_client": %s,\n  "init_bytes_per_client": %s,\n  "content_hash": "%s",\n' \
+    printf '  "bytes_per_client": %s,\n  "init_bytes_per_client": %s,\n  "bytes_hash": "%s",\n' \
         "$REF_BYTES" "$REF_INIT" "$REF_HASH"
     printf '  "median": {\n'
     sep=
     for v in "${VARIANTS[@]}"; do
         # shellcheck disable=SC2046,SC2086
         set -- $(poll_stats ${POLLS[$v]})
-        printf '%s    "%s": {"server_cpu_s": %s, "wall_s": %s, "fanout_ms_median": %s, "fanout_ms_p95": %s, "init_server_cpu_s": %s, "poll": {"count": %s, "min": "%s", "max": "%s", "median": "%s", "mean": "%s", "p95": "%s"}}' \
-            "$sep" "$v" "${CPU[$v]}" "${WALL[$v]}" "${FANMED[$v]}" "${FAN95[$v]}" "${INIT_CPU[$v]}" "$1" "$2" "$3" "$4" "$5" "$6"
+        printf '%s    "%s": {"server_cpu_s": %s, "wall_s": %s, "fanout_ms_median": %s, "fanout_ms_p95": %s, "init_server_cpu_s": %s, "poll": {"count": %s, "min": %s, "max": %s, "median": %s, "mean": %s, "p95": %s}}' \
+            "$sep" "$v" "${CPU[$v]}" "${WALL[$v]}" "${FANMED[$v]}" "${FAN95[$v]}" "${INIT_CPU[$v]}" "$1" \
+            "$(num_or_null "$2")" "$(num_or_null "$3")" "$(num_or_null "$4")" "$(num_or_null "$5")" "$(num_or_null "$6")"
         sep=$',\n'
     done
     printf '\n  },\n'
     if [ -n "${CPU[before]:-}" ] && [ -n "${CPU[stock]:-}" ]; then
-        printf '  "server_cpu_change_stock_vs_before_pct": %s,\n' "$(change "${CPU[before]}" "${CPU[stock]}")"
+        printf '  "server_cpu_change_stock_vs_before_pct": %s,\n' "$(change_json "${CPU[before]}" "${CPU[stock]}")"
     fi
     if [ -n "${CPU[stock]:-}" ] && [ -n "${CPU[patched]:-}" ]; then
-        printf '  "server_cpu_change_patched_vs_stock_pct": %s,\n' "$(change "${CPU[stock]}" "${CPU[patched]}")"
+        printf '  "server_cpu_change_patched_vs_stock_pct": %s,\n' "$(change_json "${CPU[stock]}" "${CPU[patched]}")"
     fi
     printf '  "sweep_txns": %s,\n  "sweep": [\n' "$SWEEP_TXNS"
     sep=

@@ -11,6 +11,7 @@
 static void
 jr_scan_reset_msg(struct jr_scan *s)
 {
+    memset(s->hist, 0, sizeof s->hist);
     s->len = 0;
     s->hash = FNV_OFFSET;
     s->n_members = 0;
@@ -98,6 +99,7 @@ jr_scan_feed(struct jr_scan *s, const char *data, size_t n,
         }
         s->len++;
         s->hash = (s->hash ^ c) * FNV_PRIME;
+        s->hist[c]++;
 
         if (s->in_string) {
             if (s->escape) {
@@ -137,9 +139,16 @@ jr_scan_feed(struct jr_scan *s, const char *data, size_t n,
         case '}':
         case ']':
             if (--s->depth == 0) {
+                uint64_t hist_hash = FNV_OFFSET;
+
+                for (int i = 0; i < 256; i++) {
+                    hist_hash = (hist_hash ^ s->hist[i]) * FNV_PRIME;
+                }
+
                 struct jr_msg msg = {
                     .len = s->len,
                     .hash = s->hash,
+                    .hist_hash = hist_hash,
                     .members = s->members,
                     .n_members = s->n_members,
                     .head = s->head,

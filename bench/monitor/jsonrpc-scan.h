@@ -39,6 +39,7 @@ struct jr_scan {
 
     uint64_t len;               /* Bytes of the current message so far. */
     uint64_t hash;              /* FNV-1a of the current message so far. */
+    uint32_t hist[256];         /* Count of each byte value in it. */
     struct jr_member members[JR_MAX_KEYS];  /* Top-level members. */
     int n_members;              /* Members in 'members'. */
     char head[JR_HEAD];         /* First bytes of the current message. */
@@ -48,6 +49,9 @@ struct jr_scan {
 struct jr_msg {
     uint64_t len;               /* Bytes, from '{' to '}'. */
     uint64_t hash;              /* FNV-1a over those bytes. */
+    uint64_t hist_hash;         /* Hash of the byte counts: the same for
+                                 * any order of the same bytes, e.g. of
+                                 * object members. */
     const struct jr_member *members;    /* Top-level members. */
     int n_members;              /* Number of 'members'. */
     const char *head;           /* First min(len, JR_HEAD) bytes. */

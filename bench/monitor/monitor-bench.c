@@ -58,7 +58,9 @@ struct client {
     uint64_t bytes;             /* Bytes of updates since the last reset. */
     uint64_t msgs;              /* Updates since the last reset. */
     uint64_t hash;              /* Hash of those updates, in order. */
+    uint64_t hist_hash;         /* Same, of their byte counts. */
     uint64_t init_hash;         /* Hash of the monitor reply. */
+    uint64_t init_hist_hash;    /* Hash of its byte counts. */
 };
 
 /* The writer connection. */
@@ -279,6 +281,8 @@ client_msg(const struct jr_msg *msg, void *c_)
         c->msgs++;
         c->bytes += msg->len;
         c->hash = (c->hash ^ msg->hash) * UINT64_C(0x100000001b3);
+        c->hist_hash = (c->hist_hash ^ msg->hist_hash)
+                       * UINT64_C(0x100000001b3);
     } else if (method && !strcmp(method, "echo")) {
         c->n_echoes++;
         send_echo_reply(c->fd, msg);
@@ -290,6 +294,7 @@ client_msg(const struct jr_msg *msg, void *c_)
         c->replied = true;
         c->init_bytes = msg->len;
         c->init_hash = msg->hash;
+        c->init_hist_hash = msg->hist_hash;
     } else {
         fatal("client %d: unexpected message: %.*s", c->idx,
               (int) (msg->len < JR_HEAD ? msg->len : JR_HEAD), msg->head);
@@ -483,6 +488,7 @@ reset_counts(void)
     for (int i = 0; i < n_clients; i++) {
         clients[i].bytes = clients[i].msgs = 0;
         clients[i].hash = UINT64_C(0xcbf29ce484222325);
+        clients[i].hist_hash = UINT64_C(0xcbf29ce484222325);
     }
 }
 
@@ -692,6 +698,7 @@ connect_clients(void)
     printf("init_server_cpu_s %.3f\n", server_cpu(NULL, NULL) - cpu0);
     printf("init_bytes_per_client %" PRIu64 "\n", clients[0].init_bytes);
     printf("init_content_hash %016" PRIx64 "\n", clients[0].init_hash);
+    printf("init_bytes_hash %016" PRIx64 "\n", clients[0].init_hist_hash);
 }
 
 int
@@ -759,6 +766,7 @@ main(int argc, char *argv[])
     printf("bytes_per_client %" PRIu64 "\n", clients[0].bytes);
     printf("bytes_total %" PRIu64 "\n", clients[0].bytes * n_clients);
     printf("content_hash %016" PRIx64 "\n", clients[0].hash);
+    printf("bytes_hash %016" PRIx64 "\n", clients[0].hist_hash);
     printf("fanout_ms_median %.1f\nfanout_ms_p95 %.1f\nfanout_ms_max %.1f\n",
            1000 * percentile(lat, n_txns, 50),
            1000 * percentile(lat, n_txns, 95), 1000 * lat[n_txns - 1]);
