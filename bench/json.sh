@@ -256,6 +256,7 @@ declare -A PID CTL SOCK
 # wait until it has loaded (--detach returns once the database is open).
 start_server() {
     local db=$1 v=$2 d="$RUNDIR/$1-$2" t0 t1
+    rm -rf "$d"
     mkdir -p "$d"
     cp "${DBFILE[$db]}" "$d/db"
     CTL[$db-$v]="$d/ctl"
@@ -271,11 +272,15 @@ start_server() {
     t1=$(now)
     PID[$db-$v]=$(cat "$d/pid")
     SERVER_PIDS+=("${PID[$db-$v]}")
-    R_LOAD_WALL[$db-$v]=$(secs "$t0" "$t1")
-    R_LOAD_CPU[$db-$v]=$(cpu_of "${PID[$db-$v]}")
-    R_RSS[$db-$v]=$(rss_of "${PID[$db-$v]}")
+    local wall cpu rss
+    wall=$(secs "$t0" "$t1")
+    cpu=$(cpu_of "${PID[$db-$v]}")
+    rss=$(rss_of "${PID[$db-$v]}")
+    R_LOAD_WALL[$db-$v]+="$wall "
+    R_LOAD_CPU[$db-$v]+="$cpu "
+    R_RSS[$db-$v]+="$rss "
     R_ATOMS[$db-$v]=$(appctl "$db" "$v" memory/show | tr ' ' '\n' | sed -n 's/^atoms://p')
-    stage "  $v ovsdb-server loaded ${LABEL[$db]} in ${R_LOAD_WALL[$db-$v]} s (server CPU ${R_LOAD_CPU[$db-$v]} s), RSS $(fmt_bytes "${R_RSS[$db-$v]}"), memory/show atoms ${R_ATOMS[$db-$v]}"
+    stage "  $v ovsdb-server loaded ${LABEL[$db]} in $wall s (server CPU $cpu s), RSS $(fmt_bytes "$rss"), memory/show atoms ${R_ATOMS[$db-$v]}"
 }
 
 appctl() {
@@ -333,43 +338,36 @@ EMPTY_SHA1=$(printf '' | sha1sum | cut -c1-40)
 declare -A R_LOAD_WALL R_LOAD_CPU R_RSS R_ATOMS R_DUMP_CPU R_DUMP_WALL
 declare -A R_COMPACT_CPU R_COMPACT_WALL R_DUMP_SHA R_RSS_AFTER
 
+# One server at a time (a full-scale SB server, the reply it builds and the
+# client parsing it take most of the machine's memory), stock and patched
+# interleaved: for each run, stock then patched are loaded fresh, dumped,
+# compacted and stopped.
+last() { echo "$1" | awk '{ print $NF }'; }
 for db in "${DBS[@]}"; do
-    stage "${LABEL[$db]}: starting the servers"
-    for v in "${VARIANTS[@]}"; do
-        start_server "$db" "$v"
-    done
+    stage "${LABEL[$db]}: $RUNS run(s), stock and patched interleaved, one server at a time"
     for r in $(seq 1 "$RUNS"); do
         for v in "${VARIANTS[@]}"; do
+            start_server "$db" "$v"
             measure_dump "$db" "$v"
-        done
-        stage "  dump run $r/$RUNS: server CPU stock $(echo "${R_DUMP_CPU[$db-stock]}" | awk '{print $NF}') s, patched $(echo "${R_DUMP_CPU[$db-patched]}" | awk '{print $NF}') s"
-    done
-    for r in $(seq 1 "$RUNS"); do
-        for v in "${VARIANTS[@]}"; do
             measure_compact "$db" "$v"
+            R_RSS_AFTER[$db-$v]+="$(rss_of "${PID[$db-$v]}") "
+            if [ -n "$KEEP_DUMPS" ] && [ "$r" = 1 ]; then
+                # Untimed, for comparing by hand (or by tests/t-bench-json.sh).
+                "${TREE[$v]}/ovsdb/ovsdb-client" dump -f json \
+                    "unix:${SOCK[$db-$v]}" "${DBNAME[$db]}" >"$KEEP_DUMPS/$db-$v.json" ||
+                    die "ovsdb-client dump ($v, $db) failed"
+            fi
+            stop_server "$db" "$v"
         done
-        stage "  compaction run $r/$RUNS: stock $(echo "${R_COMPACT_WALL[$db-stock]}" | awk '{print $NF}') s, patched $(echo "${R_COMPACT_WALL[$db-patched]}" | awk '{print $NF}') s"
+        stage "  run $r/$RUNS: dump server CPU stock $(last "${R_DUMP_CPU[$db-stock]}") s, patched $(last "${R_DUMP_CPU[$db-patched]}") s; compaction stock $(last "${R_COMPACT_WALL[$db-stock]}") s, patched $(last "${R_COMPACT_WALL[$db-patched]}") s"
     done
-    for v in "${VARIANTS[@]}"; do
-        R_RSS_AFTER[$db-$v]=$(rss_of "${PID[$db-$v]}")
-    done
-    # Both builds must serve the same data, byte for byte: the SHA-1 of
-    # every timed dump is compared.  --keep-dumps saves one more (untimed).
-    if [ -n "$KEEP_DUMPS" ]; then
-        for v in "${VARIANTS[@]}"; do
-            "${TREE[$v]}/ovsdb/ovsdb-client" dump -f json \
-                "unix:${SOCK[$db-$v]}" "${DBNAME[$db]}" >"$KEEP_DUMPS/$db-$v.json" ||
-                die "ovsdb-client dump ($v, $db) failed"
-        done
-    fi
+    # Both builds must have served the same data, byte for byte: the SHA-1
+    # of every timed dump is compared.
     if [ "${R_DUMP_SHA[$db-stock]}" = "${R_DUMP_SHA[$db-patched]}" ]; then
         stage "  dumps of stock and patched are identical (sha1 ${R_DUMP_SHA[$db-stock]})"
     else
         stage "  WARNING: dumps of stock and patched differ"
     fi
-    for v in "${VARIANTS[@]}"; do
-        stop_server "$db" "$v"
-    done
 done
 
 # ---------------------------------------------------------------------------
@@ -421,8 +419,8 @@ print_table() {
     d_p=$(median ${R_DUMP_CPU[$db-patched]})
     c_s=$(median ${R_COMPACT_WALL[$db-stock]})
     c_p=$(median ${R_COMPACT_WALL[$db-patched]})
-    r_s=${R_RSS[$db-stock]}
-    r_p=${R_RSS[$db-patched]}
+    r_s=$(median ${R_RSS[$db-stock]})
+    r_p=$(median ${R_RSS[$db-patched]})
     echo
     echo "With $(awk -v b="$size" 'BEGIN{printf "%.0f", b/1e6}')MB OVN ${LABEL[$db]} database with $(fmt_count "$atoms") atoms:"
     echo
@@ -436,19 +434,22 @@ print_details() {
     local db=$1 m s p
     echo
     echo "  ${LABEL[$db]} details (medians of $RUNS; stock / patched / improvement):"
-    for m in DUMP_WALL:"dump wall time" COMPACT_CPU:"compaction server CPU" ; do
+    for m in DUMP_WALL:"dump wall time" COMPACT_CPU:"compaction server CPU" \
+             LOAD_WALL:"load wall time" LOAD_CPU:"load server CPU" ; do
         local k=${m%%:*} n=${m#*:} a b
         eval "a=\$(median \${R_${k}[$db-stock]})"
         eval "b=\$(median \${R_${k}[$db-patched]})"
         printf '    %-24s %10s %10s %7s %%\n' "$n" "$(fmt_secs "$a")" "$(fmt_secs "$b")" "$(improvement "$a" "$b")"
     done
-    printf '    %-24s %10s %10s %7s %%\n' "load wall time" "$(fmt_secs "${R_LOAD_WALL[$db-stock]}")" "$(fmt_secs "${R_LOAD_WALL[$db-patched]}")" "$(improvement "${R_LOAD_WALL[$db-stock]}" "${R_LOAD_WALL[$db-patched]}")"
-    printf '    %-24s %10s %10s %7s %%\n' "RSS after compactions" "$(fmt_bytes "${R_RSS_AFTER[$db-stock]}")" "$(fmt_bytes "${R_RSS_AFTER[$db-patched]}")" "$(improvement "${R_RSS_AFTER[$db-stock]}" "${R_RSS_AFTER[$db-patched]}")"
+    a=$(median ${R_RSS_AFTER[$db-stock]})
+    b=$(median ${R_RSS_AFTER[$db-patched]})
+    printf '    %-24s %10s %10s %7s %%\n' "RSS after compaction" "$(fmt_bytes "$a")" "$(fmt_bytes "$b")" "$(improvement "$a" "$b")"
     if [ "$CALLGRIND" = 1 ]; then
         printf '    %-24s %10s %10s %7s %%\n' "callgrind roundtrip (Ir)" "$(fmt_count "${IR[$db-stock]}")" "$(fmt_count "${IR[$db-patched]}")" "$(improvement "${IR[$db-stock]}" "${IR[$db-patched]}")"
     fi
     echo "    raw dump server CPU (s): stock ${R_DUMP_CPU[$db-stock]}/ patched ${R_DUMP_CPU[$db-patched]}"
     echo "    raw compaction time (s): stock ${R_COMPACT_WALL[$db-stock]}/ patched ${R_COMPACT_WALL[$db-patched]}"
+    echo "    raw RSS after load (bytes): stock ${R_RSS[$db-stock]}/ patched ${R_RSS[$db-patched]}"
     echo "    generator: $(stat_of "$db" atoms) atoms ($(stat_of "$db" data_atoms) without _uuid/_version), $(stat_of "$db" rows) rows, $(stat_of "$db" short_string_pct)% of $(stat_of "$db" string_atoms) string atoms <= 23 bytes; server memory/show atoms: stock ${R_ATOMS[$db-stock]}, patched ${R_ATOMS[$db-patched]}"
     echo "    dumps identical: $([ "${R_DUMP_SHA[$db-stock]}" = "${R_DUMP_SHA[$db-patched]}" ] && echo yes || echo NO)"
 }
@@ -459,7 +460,7 @@ TAG=$SCALE
 REPORT="$RESULTS_DIR/json-$TAG-$TS.txt"
 {
     echo "bench json: scale $SCALE, base $BASE, $RUNS run(s), stock vs patched (${#SERIES[@]} patches), $(nproc) cores"
-    echo "ovsdb-client dump = server CPU time for the dump (median); Compaction = ovsdb-server/compact wall time (median); RSS after load"
+    echo "ovsdb-client dump = server CPU time for the dump; Compaction = ovsdb-server/compact wall time; RSS after load; medians of $RUNS"
     for db in "${DBS[@]}"; do
         print_table "$db"
     done
@@ -546,7 +547,7 @@ for db in "${DBS[@]}"; do
     U=${db^^}
     printf 'stock %s\npatched %s\n' "$(median ${R_DUMP_CPU[$db-stock]})" "$(median ${R_DUMP_CPU[$db-patched]})" >"$PLOT/$db-dump"
     printf 'stock %s\npatched %s\n' "$(median ${R_COMPACT_WALL[$db-stock]})" "$(median ${R_COMPACT_WALL[$db-patched]})" >"$PLOT/$db-compact"
-    printf 'stock %s\npatched %s\n' "$(awk -v b="${R_RSS[$db-stock]}" 'BEGIN{print b/1e9}')" "$(awk -v b="${R_RSS[$db-patched]}" 'BEGIN{print b/1e9}')" >"$PLOT/$db-rss"
+    printf 'stock %s\npatched %s\n' "$(awk -v b="$(median ${R_RSS[$db-stock]})" 'BEGIN{print b/1e9}')" "$(awk -v b="$(median ${R_RSS[$db-patched]})" 'BEGIN{print b/1e9}')" >"$PLOT/$db-rss"
     panels+=("$db-dump:$U ovsdb-client dump, server CPU (s)" "$db-compact:$U compaction (s)" "$db-rss:$U RSS after load (GB)")
     if [ "$CALLGRIND" = 1 ]; then
         printf 'stock %s\npatched %s\n' "$(awk -v b="${IR[$db-stock]}" 'BEGIN{print b/1e9}')" "$(awk -v b="${IR[$db-patched]}" 'BEGIN{print b/1e9}')" >"$PLOT/$db-ir"
