@@ -407,8 +407,10 @@ report() {
     echo "$TXNS transactions of $BATCH logical flows + port and MAC bindings, on the"
     echo "$SCALE OVN Southbound database; OVS $BASE; medians of $RUNS interleaved runs."
     echo "before = the json cache holds unserialized json; patched = stock + $SERIES_N patch(es)."
-    echo "Updates: $(fmt_bytes "$REF_BYTES") per client in $(get "main-$FIRST-1" updates_per_client) updates, identical for every client and build;"
-    echo "initial contents $(fmt_bytes "$REF_INIT") per client."
+    echo "Updates: $(fmt_bytes "$REF_BYTES") per client in $(get "main-$FIRST-1" updates_per_client) updates, the same for every client and build;"
+    echo "initial contents $(fmt_bytes "$REF_INIT") per client.  (Byte for byte: stock and patched"
+    echo "serialize cached updates with sorted members; before sends the same bytes"
+    echo "with object members in hash order.)"
     echo
     printf '%-9s %12s %10s %22s %14s\n' "" "server CPU" "wall" "fan-out per txn (ms)" "initial: CPU"
     printf '%-9s %12s %10s %22s %14s\n' "" "(s)" "(s)" "median      p95" "(s)"
@@ -442,10 +444,120 @@ REPORT="$RUNDIR/report.txt"
 report | tee "$REPORT"
 
 # ---------------------------------------------------------------------------
-# Sweep: server CPU against the number of clients.
+# Results: text, JSON, chart.  Written after the main comparison, and again
+# with the sweep.
 
+STAMP=$(date -u +%Y%m%d-%H%M%S)
+OUT="$RESULTS_DIR/$TAG-$STAMP"
 SWEEP_DAT="$RUNDIR/sweep.dat"
 : >"$SWEEP_DAT"
+
+
+
+json_runs() {
+    local prefix=$1 first=1 f k val
+    for f in "$RESDIR/$prefix"*.txt; do
+        [ -e "$f" ] || continue
+        [ $first = 1 ] || printf ',\n'
+        first=0
+        printf '    {"name": "%s"' "$(basename "$f" .txt)"
+        while read -r k val; do
+            case $k in
+            poll_intervals) printf ', "%s": [%s]' "$k" "$(echo "$val" | tr -s ' ' ',')" ;;
+            *_hash) printf ', "%s": "%s"' "$k" "$val" ;;
+            *) printf ', "%s": %s' "$k" "$val" ;;
+            esac
+        done <"$f"
+        printf '}'
+    done
+    printf '\n'
+}
+
+write_results() {
+    local i sep v f ext
+    cp "$REPORT" "$OUT.txt"
+    {
+        printf '{\n  "benchmark": "monitor",\n  "base": "%s",\n  "date": "%s",\n' "$BASE" "$STAMP"
+        printf '  "clients": %s,\n  "txns": %s,\n  "batch": %s,\n  "runs": %s,\n' "$CLIENTS" "$TXNS" "$BATCH" "$RUNS"
+        printf '  "scale": "%s",\n  "series_patches": %s,\n' "$SCALE" "$SERIES_N"
+        printf '  "bytes_per_client": %s,\n  "init_bytes_per_client": %s,\n  "bytes_hash": "%s",\n' \
+            "$REF_BYTES" "$REF_INIT" "$REF_HASH"
+        printf '  "median": {\n'
+        sep=
+        for v in "${VARIANTS[@]}"; do
+            # shellcheck disable=SC2046,SC2086
+            set -- $(poll_stats ${POLLS[$v]})
+            printf '%s    "%s": {"server_cpu_s": %s, "wall_s": %s, "fanout_ms_median": %s, "fanout_ms_p95": %s, "init_server_cpu_s": %s, "poll": {"count": %s, "min": %s, "max": %s, "median": %s, "mean": %s, "p95": %s}}' \
+                "$sep" "$v" "${CPU[$v]}" "${WALL[$v]}" "${FANMED[$v]}" "${FAN95[$v]}" "${INIT_CPU[$v]}" "$1" \
+                "$(num_or_null "$2")" "$(num_or_null "$3")" "$(num_or_null "$4")" "$(num_or_null "$5")" "$(num_or_null "$6")"
+            sep=$',\n'
+        done
+        printf '\n  },\n'
+        if [ -n "${CPU[before]:-}" ] && [ -n "${CPU[stock]:-}" ]; then
+            printf '  "server_cpu_change_stock_vs_before_pct": %s,\n' "$(change_json "${CPU[before]}" "${CPU[stock]}")"
+        fi
+        if [ -n "${CPU[stock]:-}" ] && [ -n "${CPU[patched]:-}" ]; then
+            printf '  "server_cpu_change_patched_vs_stock_pct": %s,\n' "$(change_json "${CPU[stock]}" "${CPU[patched]}")"
+        fi
+        printf '  "sweep_txns": %s,\n  "sweep": [\n' "$SWEEP_TXNS"
+        sep=
+        while read -r -a f; do
+            printf '%s    {"clients": %s' "$sep" "${f[0]}"
+            i=1
+            for v in "${VARIANTS[@]}"; do
+                printf ', "%s_server_cpu_s": %s' "$v" "${f[$i]}"
+                i=$((i + 1))
+            done
+            printf '}'
+            sep=$',\n'
+        done <"$SWEEP_DAT"
+        printf '\n  ],\n  "runs": [\n'
+        json_runs main-
+        printf '  ],\n  "sweep_runs": [\n'
+        json_runs sweep-
+        printf '  ]\n}\n'
+    } >"$OUT.json"
+
+    if [ -s "$SWEEP_DAT" ]; then
+        {
+            echo "set terminal pngcairo size 900,600 noenhanced" 2>/dev/null
+            echo "set output '$OUT.png'"
+            echo "set title 'ovsdb-server CPU for $SWEEP_TXNS transactions of $BATCH flows, OVS $BASE'"
+            echo "set xlabel 'monitoring clients (monitor_cond_since, all tables)'"
+            echo "set ylabel 'server CPU time (s)'"
+            echo "set key top left"
+            echo "set grid"
+            printf "plot"
+            i=2
+            sep=
+            for v in "${VARIANTS[@]}"; do
+                printf "%s '%s' using 1:%d with linespoints lw 2 title '%s'" "$sep" "$SWEEP_DAT" "$i" "$(label "$v")"
+                sep=","
+                i=$((i + 1))
+            done
+            echo
+        } >"$RUNDIR/chart.gp"
+        if ! gnuplot "$RUNDIR/chart.gp" >>"$LOG" 2>&1; then
+            sed -i 's/^set terminal pngcairo/set terminal png/' "$RUNDIR/chart.gp"
+            run gnuplot "$RUNDIR/chart.gp" || die "gnuplot failed"
+        fi
+    fi
+
+    for ext in txt json png; do
+        [ -f "$OUT.$ext" ] && cp "$OUT.$ext" "$RESULTS_DIR/$TAG-latest.$ext"
+    done
+    for ext in txt json png; do
+        [ -f "$OUT.$ext" ] && cp "$OUT.$ext" "$RESULTS_DIR/$TAG-latest.$ext"
+    done
+    return 0
+}
+
+write_results
+stage "main results: $OUT.{txt,json}"
+
+# ---------------------------------------------------------------------------
+# Sweep: server CPU against the number of clients.
+
 if [ -n "$SWEEP" ]; then
     echo
     stage "sweep: clients $SWEEP, $SWEEP_TXNS transactions each, one run per build"
@@ -476,101 +588,6 @@ if [ -n "$SWEEP" ]; then
     } | tee -a "$REPORT"
 fi
 
-# ---------------------------------------------------------------------------
-# Results: text, JSON, chart.
-
-STAMP=$(date -u +%Y%m%d-%H%M%S)
-OUT="$RESULTS_DIR/$TAG-$STAMP"
-cp "$REPORT" "$OUT.txt"
-
-json_runs() {
-    local prefix=$1 first=1 f k val
-    for f in "$RESDIR/$prefix"*.txt; do
-        [ -e "$f" ] || continue
-        [ $first = 1 ] || printf ',\n'
-        first=0
-        printf '    {"name": "%s"' "$(basename "$f" .txt)"
-        while read -r k val; do
-            case $k in
-            poll_intervals) printf ', "%s": [%s]' "$k" "$(echo "$val" | tr -s ' ' ',')" ;;
-            *_hash) printf ', "%s": "%s"' "$k" "$val" ;;
-            *) printf ', "%s": %s' "$k" "$val" ;;
-            esac
-        done <"$f"
-        printf '}'
-    done
-    printf '\n'
-}
-
-{
-    printf '{\n  "benchmark": "monitor",\n  "base": "%s",\n  "date": "%s",\n' "$BASE" "$STAMP"
-    printf '  "clients": %s,\n  "txns": %s,\n  "batch": %s,\n  "runs": %s,\n' "$CLIENTS" "$TXNS" "$BATCH" "$RUNS"
-    printf '  "scale": "%s",\n  "series_patches": %s,\n' "$SCALE" "$SERIES_N"
-    printf '  "bytes_per_client": %s,\n  "init_bytes_per_client": %s,\n  "bytes_hash": "%s",\n' \
-        "$REF_BYTES" "$REF_INIT" "$REF_HASH"
-    printf '  "median": {\n'
-    sep=
-    for v in "${VARIANTS[@]}"; do
-        # shellcheck disable=SC2046,SC2086
-        set -- $(poll_stats ${POLLS[$v]})
-        printf '%s    "%s": {"server_cpu_s": %s, "wall_s": %s, "fanout_ms_median": %s, "fanout_ms_p95": %s, "init_server_cpu_s": %s, "poll": {"count": %s, "min": %s, "max": %s, "median": %s, "mean": %s, "p95": %s}}' \
-            "$sep" "$v" "${CPU[$v]}" "${WALL[$v]}" "${FANMED[$v]}" "${FAN95[$v]}" "${INIT_CPU[$v]}" "$1" \
-            "$(num_or_null "$2")" "$(num_or_null "$3")" "$(num_or_null "$4")" "$(num_or_null "$5")" "$(num_or_null "$6")"
-        sep=$',\n'
-    done
-    printf '\n  },\n'
-    if [ -n "${CPU[before]:-}" ] && [ -n "${CPU[stock]:-}" ]; then
-        printf '  "server_cpu_change_stock_vs_before_pct": %s,\n' "$(change_json "${CPU[before]}" "${CPU[stock]}")"
-    fi
-    if [ -n "${CPU[stock]:-}" ] && [ -n "${CPU[patched]:-}" ]; then
-        printf '  "server_cpu_change_patched_vs_stock_pct": %s,\n' "$(change_json "${CPU[stock]}" "${CPU[patched]}")"
-    fi
-    printf '  "sweep_txns": %s,\n  "sweep": [\n' "$SWEEP_TXNS"
-    sep=
-    while read -r -a f; do
-        printf '%s    {"clients": %s' "$sep" "${f[0]}"
-        i=1
-        for v in "${VARIANTS[@]}"; do
-            printf ', "%s_server_cpu_s": %s' "$v" "${f[$i]}"
-            i=$((i + 1))
-        done
-        printf '}'
-        sep=$',\n'
-    done <"$SWEEP_DAT"
-    printf '\n  ],\n  "runs": [\n'
-    json_runs main-
-    printf '  ],\n  "sweep_runs": [\n'
-    json_runs sweep-
-    printf '  ]\n}\n'
-} >"$OUT.json"
-
-if [ -s "$SWEEP_DAT" ]; then
-    {
-        echo "set terminal pngcairo size 900,600 noenhanced" 2>/dev/null
-        echo "set output '$OUT.png'"
-        echo "set title 'ovsdb-server CPU for $SWEEP_TXNS transactions of $BATCH flows, OVS $BASE'"
-        echo "set xlabel 'monitoring clients (monitor_cond_since, all tables)'"
-        echo "set ylabel 'server CPU time (s)'"
-        echo "set key top left"
-        echo "set grid"
-        printf "plot"
-        i=2
-        sep=
-        for v in "${VARIANTS[@]}"; do
-            printf "%s '%s' using 1:%d with linespoints lw 2 title '%s'" "$sep" "$SWEEP_DAT" "$i" "$(label "$v")"
-            sep=","
-            i=$((i + 1))
-        done
-        echo
-    } >"$RUNDIR/chart.gp"
-    if ! gnuplot "$RUNDIR/chart.gp" >>"$LOG" 2>&1; then
-        sed -i 's/^set terminal pngcairo/set terminal png/' "$RUNDIR/chart.gp"
-        run gnuplot "$RUNDIR/chart.gp" || die "gnuplot failed"
-    fi
-fi
-
-for ext in txt json png; do
-    [ -f "$OUT.$ext" ] && cp "$OUT.$ext" "$RESULTS_DIR/$TAG-latest.$ext"
-done
+write_results
 echo
 stage "results: $OUT.{txt,json$([ -f "$OUT.png" ] && echo ",png")} (copies: $RESULTS_DIR/$TAG-latest.*), total $(awk -v a="$T_START" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s of runs"

@@ -111,7 +111,7 @@ else
     fail bytes-equal-across-builds "results JSON does not show equal bytes"
 fi
 
-if grep -Eq "^Updates: .* per client in 3 updates, identical for every client and build;$" "$OUT"; then
+if grep -Eq "^Updates: .* per client in 3 updates, the same for every client and build;$" "$OUT"; then
     ok report-bytes-line
 else
     fail report-bytes-line "missing 'Updates: ... identical for every client and build'"
