@@ -84,6 +84,14 @@ else
     PATCHED_NOTE="patched OVS: no built tree with the series yet (looked at build/ovs-$DEFAULT_BASE and build/bench/$DEFAULT_BASE-patched); measured lib-json and stock only"
 fi
 
+PATCHED_DESC=
+if [ -n "$PATCHED" ] && git -C "$PATCHED" rev-parse --git-dir >/dev/null 2>&1; then
+    PATCHED_DESC="at $(git -C "$PATCHED" log -1 --format='%h "%s"')"
+    if git -C "$PATCHED" status --porcelain --untracked-files=no | grep -q .; then
+        PATCHED_DESC+=" plus uncommitted changes"
+    fi
+fi
+
 # --- Drivers. ---
 stage "building lib-json (-O2) and the drivers"
 run make -C "$TOP/lib-json" -j2 O="$B/lib" OPT="-O2 -gdwarf-4" "$B/lib/libovsjson.a"
@@ -197,7 +205,7 @@ RES="$B/results-$(date -u +%Y%m%d-%H%M%S).txt"
 {
     echo "lib-json vs OVS json.c: parse + sorted serialize, $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "stock:   $STOCK"
-    echo "patched: ${PATCHED:-none} ${PATCHED_NOTE}"
+    echo "patched: ${PATCHED:-none} ${PATCHED_DESC} ${PATCHED_NOTE}"
     echo "wall: median of $RUNS interleaved runs, each the mean of $ITER iterations"
     echo
     if [ $CALLGRIND -eq 1 ]; then
@@ -206,11 +214,15 @@ RES="$B/results-$(date -u +%Y%m%d-%H%M%S).txt"
             "lib-json/stock" "lib-json/patched"
         for d in "${DOCS[@]}"; do
             p=${IR[$d-patched]:-}
+            pv=n/a
+            pr=n/a
+            if [ -n "$p" ]; then
+                pv=$(mega "$p")
+                pr=$(ratio "${IR[$d-libjson]}" "$p")
+            fi
             printf '%-20s %10s %10s %10s %14s %16s\n' "$d" \
                 "$(mega "${IR[$d-libjson]}")" "$(mega "${IR[$d-stock]}")" \
-                "${p:+$(mega "$p")}${p:-n/a}" \
-                "$(ratio "${IR[$d-libjson]}" "${IR[$d-stock]}")" \
-                "${p:+$(ratio "${IR[$d-libjson]}" "$p")}${p:-n/a}"
+                "$pv" "$(ratio "${IR[$d-libjson]}" "${IR[$d-stock]}")" "$pr"
         done
         echo
     fi
@@ -220,13 +232,15 @@ RES="$B/results-$(date -u +%Y%m%d-%H%M%S).txt"
     for d in "${DOCS[@]}"; do
         a=$(median <<<"${NS[$d-libjson]}")
         s=$(median <<<"${NS[$d-stock]}")
-        p=
-        [ -z "${NS[$d-patched]:-}" ] || p=$(median <<<"${NS[$d-patched]}")
+        pv=n/a
+        pr=n/a
+        if [ -n "${NS[$d-patched]:-}" ]; then
+            p=$(median <<<"${NS[$d-patched]}")
+            pv=$(mega "$p")
+            pr=$(ratio "$a" "$p")
+        fi
         printf '%-20s %10s %10s %10s %14s %16s\n' "$d" \
-            "$(awk -v x="$a" 'BEGIN { printf "%.1f", x / 1e6 }')" \
-            "$(awk -v x="$s" 'BEGIN { printf "%.1f", x / 1e6 }')" \
-            "${p:+$(awk -v x="$p" 'BEGIN { printf "%.1f", x / 1e6 }')}${p:-n/a}" \
-            "$(ratio "$a" "$s")" "${p:+$(ratio "$a" "$p")}${p:-n/a}"
+            "$(mega "$a")" "$(mega "$s")" "$pv" "$(ratio "$a" "$s")" "$pr"
     done
 } >"$RES"
 
