@@ -163,7 +163,9 @@ for v in "${VARIANTS[@]}"; do
     TREE[$v]=$BENCH_TREE
 done
 SERIES=()
+SERIES_SHA=()
 mapfile -t SERIES < <(bench_series_files "$BASE" | xargs -r -n1 basename)
+mapfile -t SERIES_SHA < <(bench_series_files "$BASE" | xargs -r sha1sum | cut -c1-40)
 stage "patched = base/$BASE + ${#SERIES[@]} patch(es) of patches/$BASE/series"
 
 # ---------------------------------------------------------------------------
@@ -490,9 +492,10 @@ JSON="$RESULTS_DIR/json-$TAG-$TS.json"
     echo "  \"timestamp\": \"$TS\","
     echo "  \"scale\": \"$SCALE\", \"base\": \"$BASE\", \"runs\": $RUNS, \"seed\": \"$SEED\","
     echo "  \"host\": {\"nproc\": $(nproc), \"mem_total_kb\": $(awk '/^MemTotal:/{print $2}' /proc/meminfo)},"
-    printf '  "builds": {"stock": {"commit": "%s"}, "patched": {"commit": "%s", "series": [%s]}, "cflags": "%s"},\n' \
+    printf '  "builds": {"stock": {"commit": "%s"}, "patched": {"commit": "%s", "series": [%s], "series_sha1": [%s]}, "cflags": "%s"},\n' \
         "$(git -C "${TREE[stock]}" rev-parse HEAD)" "$(git -C "${TREE[patched]}" rev-parse HEAD)" \
-        "$( [ ${#SERIES[@]} -eq 0 ] || printf '"%s",' "${SERIES[@]}" | sed 's/,$//')" "$BENCH_CFLAGS"
+        "$( [ ${#SERIES[@]} -eq 0 ] || printf '"%s",' "${SERIES[@]}" | sed 's/,$//')" \
+        "$( [ ${#SERIES_SHA[@]} -eq 0 ] || printf '"%s",' "${SERIES_SHA[@]}" | sed 's/,$//')" "$BENCH_CFLAGS"
     echo "  \"databases\": {"
     first=1
     for db in "${DBS[@]}"; do
