@@ -114,12 +114,10 @@ build_ovs_driver() {
 }
 IMPLS=(libjson stock)
 declare -A LABEL=([libjson]="lib-json" [stock]="stock OVS" [patched]="patched OVS")
-declare -A TREE=([libjson]="$TOP/lib-json" [stock]="$STOCK")
 build_ovs_driver "$STOCK" "$B/drv-stock"
 if [ -n "$PATCHED" ]; then
     build_ovs_driver "$PATCHED" "$B/drv-patched"
     IMPLS+=(patched)
-    TREE[patched]=$PATCHED
 fi
 
 # --- Documents. ---

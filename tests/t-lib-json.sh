@@ -259,13 +259,13 @@ else
 
     # json_hash() values: the bench driver built against both libraries.
     REF_TREE=$(cd "$(dirname "$OVSTEST")/.." && pwd)
+    read -r -a ref_libs <<<"$(sed -n 's/^\(LIBS\|SSL_LIBS\|CAPNG_LDADD\) = //p' "$REF_TREE/Makefile" 2>/dev/null | tr '\n' ' ')"
     if [ -f "$REF_TREE/lib/.libs/libopenvswitch.a" ] &&
        run cc -std=gnu11 -O1 -I"$LIB/include" "$TOP/bench/lib-json/driver.c" \
            "$T/gcc/libovsjson.a" -o "$T/drv-libjson" &&
        run cc -std=gnu11 -O1 -I"$REF_TREE/include" -I"$REF_TREE" \
            "$TOP/bench/lib-json/driver.c" "$REF_TREE/lib/.libs/libopenvswitch.a" \
-           $(sed -n 's/^\(LIBS\|SSL_LIBS\|CAPNG_LDADD\) = //p' "$REF_TREE/Makefile") \
-           -lpthread -o "$T/drv-ref"; then
+           "${ref_libs[@]}" -lpthread -o "$T/drv-ref"; then
         n=0
         bad=0
         for f in "$TOP"/tests/lib-json/conformance/y_*.json "$T"/corpus/v-*.json; do
@@ -298,7 +298,7 @@ else
             diff_files "OVSDB $(basename "$db") as a --multiple stream" \
                 "--multiple" "$r-all.txt"
         done
-        diff_files "OVSDB records" "" $(printf '%s\n' "${recs[@]}" | head -n 200)
+        diff_files "OVSDB records" "" "${recs[@]:0:200}"
     fi
 fi
 
