@@ -26,7 +26,7 @@ usage: ./build.sh bench monitor [--clients N] [--txns K] [--base BASE]
                                 [--seed S] [--results-dir DIR] [--tag NAME]
 
   --clients      monitoring clients of the main comparison (default 120, 1..1000)
-  --txns         workload transactions per run (default 20)
+  --txns         workload transactions per run (default 10)
   --base         OVS base version (default $DEFAULT_BASE)
   --runs         interleaved runs per build, medians reported (default 3)
   --batch        logical flows inserted per transaction (default 1000); each
@@ -36,7 +36,7 @@ usage: ./build.sh bench monitor [--clients N] [--txns K] [--base BASE]
   --scale        initial Southbound database from bench/gen (default quick)
   --sweep        client counts for the CPU-vs-clients chart, one run each
                  (default "1 10 50 120 250 500"); --no-sweep skips it
-  --sweep-txns   transactions per sweep run (default 5)
+  --sweep-txns   transactions per sweep run (default 2)
   --variants     builds to compare (default "before stock patched")
   --seed         generator seed (default ovs-json-perf)
   --results-dir  where the JSON, text and PNG results go (default bench/results)
@@ -45,13 +45,13 @@ EOF
 }
 
 CLIENTS=120
-TXNS=20
+TXNS=10
 BASE=$DEFAULT_BASE
 RUNS=3
 BATCH=1000
 SCALE=quick
 SWEEP="1 10 50 120 250 500"
-SWEEP_TXNS=5
+SWEEP_TXNS=2
 VARIANTS_ARG="before stock patched"
 SEED=ovs-json-perf
 RESULTS_DIR="$TOP/bench/results"
