@@ -14,7 +14,10 @@
  * last client has its update, and collects the server log's "Unreasonably
  * long ...ms poll interval" warnings written during the workload.  Results
  * go to stdout as "key value" lines.  It exits non-zero if the clients did
- * not all receive the same bytes.
+ * not all receive the same bytes, or if a transaction fails, or if a client
+ * gets two transactions in one update.  For comparisons between runs, it
+ * prints an exact hash of the updates and one of their byte counts, which
+ * does not depend on the order of object members.
  *
  * Usage: monitor-bench --socket PATH --server-pid PID
  *                      (--tables T1,T2,... | --requests FILE)
