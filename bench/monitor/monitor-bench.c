@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -188,11 +189,9 @@ send_all(int fd, const char *data, size_t n)
             }
             if (errno == EAGAIN) {
                 /* Our sockets are non-blocking; wait until writable. */
-                fd_set wfds;
+                struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 
-                FD_ZERO(&wfds);
-                FD_SET(fd, &wfds);
-                select(fd + 1, NULL, &wfds, NULL, NULL);
+                poll(&pfd, 1, -1);
                 continue;
             }
             fatal("write to server: %s", strerror(errno));
