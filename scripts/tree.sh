@@ -413,8 +413,11 @@ export_series() {
 $body"
     stage "export: git format-patch $base..$branch -> $out"
     find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
-    run git -C "$tree" format-patch -q --cover-letter --cover-from-description=subject \
-        --thread=shallow -o "$out" "$base..$branch" || die "format-patch failed"
+    local name email
+    name=$(git -C "$TOP" config user.name || git_tree config user.name || echo ovs-json-perf)
+    email=$(git -C "$TOP" config user.email || git_tree config user.email || echo ovs-json-perf@localhost)
+    run git -C "$tree" -c user.name="$name" -c user.email="$email" format-patch -q --cover-letter --cover-from-description=subject \
+        -o "$out" "$base..$branch" || die "format-patch failed"
     (cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-' >series)
     stage "export: $(wc -l <"$out/series") patches and a cover letter in $out"
 }
