@@ -386,6 +386,17 @@ print_summary() {
     echo "log:             $LOG"
 }
 
+# format-patch folds long From: and Subject: headers; checkpatch.py then
+# does not match the author against the Signed-off-by.  Unfold them.
+unfold_headers() {
+    awk 'hdr_done { print; next }
+         /^$/ { if (held != "") print held; held = ""; hdr_done = 1; print; next }
+         /^[ \t]/ && held != "" { sub(/^[ \t]+/, " "); held = held $0; next }
+         { if (held != "") print held; held = $0 }
+         END { if (held != "") print held }' "$1" >"$1.tmp"
+    mv "$1.tmp" "$1"
+}
+
 # Regenerate patches/<base>/ from the tree's branch.
 export_series() {
     local tree=$1 branch="$BRANCH_PREFIX/$SERIES_BASE" base out
@@ -418,6 +429,10 @@ $body"
     email=$(git -C "$TOP" config user.email || git_tree config user.email || echo ovs-json-perf@localhost)
     run git -C "$tree" -c user.name="$name" -c user.email="$email" format-patch -q --cover-letter --cover-from-description=subject \
         -o "$out" "$base..$branch" || die "format-patch failed"
+    local f
+    for f in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
+        unfold_headers "$f"
+    done
     (cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-' >series)
     stage "export: $(wc -l <"$out/series") patches and a cover letter in $out"
 }
