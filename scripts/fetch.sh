@@ -109,10 +109,11 @@ generated_files() {
         'm4/lt~obsolete.m4' 'tests/*testsuite'
 }
 
-# Debian's packaging: not part of upstream's tree, and its changelog trips
-# OVS's check-echo-n.
+# Debian's changelog replaces upstream's debian/changelog, and one of its
+# entries trips OVS's check-echo-n.  The rest of debian/ stays tracked: the
+# build includes debian/automake.mk.
 packaging_files() {
-    git -C "$1" ls-files -- debian
+    git -C "$1" ls-files -- debian/changelog
 }
 
 # The series' base: the pristine tree less the generated files, tracked as
@@ -124,11 +125,11 @@ init_base_commit() {
         (cd "$dest" && xargs -r git rm -q --cached --)
     git -C "$dest" commit -q --allow-empty \
         -m "Track the tree as upstream's git does" \
-        -m "Stop tracking the files autotools generate and Debian's packaging
-(debian/).  Upstream's git tracks neither, and OVS's Makefile checks
+        -m "Stop tracking the files autotools generate, which upstream's git does
+not track, and Debian's debian/changelog.  OVS's Makefile checks
 (check-endian, check-assert-h-usage, check-echo-n) fail on a tree that
-does.  The files stay in the work tree; ./boot.sh regenerates the
-generated ones."
+tracks them.  The files stay in the work tree; ./boot.sh regenerates
+the generated ones."
     git -C "$dest" tag "base/$base"
 }
 
