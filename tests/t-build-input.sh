@@ -39,8 +39,11 @@ snapshot() {
 checkout() {
     local base=$1 d=$2
     "$TOP/build.sh" fetch "$base" >/dev/null
-    git clone -q "$BUILD/ovs-$base" "$d"
+    git clone -q --no-checkout "$BUILD/ovs-$base" "$d"
     git -C "$d" checkout -q -B main "base/$base"
+    # Only "main": the source may have an ovs-json-perf branch of its own.
+    git -C "$d" for-each-ref --format='%(refname:short)' refs/heads |
+        grep -vx main | xargs -r git -C "$d" branch -q -D
     git -C "$d" config user.name tester
     git -C "$d" config user.email tester@localhost
 }
@@ -209,11 +212,11 @@ t_interrupt() {
     checkout 3.5.0 "$d"
     before=$(snapshot "$d")
     set -m
-    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_APPLY_DELAY=2 \
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_APPLY_DELAY=3 \
         "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/int-out" 2>"$SCRATCH/int-err" &
     pid=$!
     set +m
-    for i in $(seq 1 100); do
+    for i in $(seq 1 600); do
         grep -q '\[2/3\]' "$SCRATCH/int-out" 2>/dev/null && break
         sleep 0.1
     done
