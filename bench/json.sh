@@ -313,7 +313,7 @@ measure_dump() {
     t0=$(now)
     local sha
     sha=$("${TREE[$v]}/ovsdb/ovsdb-client" dump -f json "unix:${SOCK[$db-$v]}" \
-        "${DBNAME[$db]}" | sha1sum | cut -c1-40) &&
+        "${DBNAME[$db]}" 2>>"$LOG" | sha1sum | cut -c1-40) &&
         [ "$sha" != "$EMPTY_SHA1" ] || die "ovsdb-client dump ($v, $db) failed"
     t1=$(now)
     # Every run of both builds must have served the same bytes.
