@@ -156,16 +156,23 @@ stage "bench json: scale $SCALE, base $BASE, $RUNS run(s), seed '$SEED'"
 need_build_deps
 need_pkgs gnuplot-nox valgrind
 declare -A TREE
+# The series as the patched tree is built from it (read once, up front).
+SERIES=()
+SERIES_SHA=()
+mapfile -t SERIES < <(bench_series_files "$BASE" | xargs -r -n1 basename)
+mapfile -t SERIES_SHA < <(bench_series_files "$BASE" | xargs -r sha1sum | cut -c1-40)
 # Only what the benchmark runs (the whole tree takes far longer to build).
 BENCH_MAKE_TARGETS="lib/libopenvswitch.la ovsdb/ovsdb-server ovsdb/ovsdb-client ovsdb/ovsdb-tool utilities/ovs-appctl"
 for v in "${VARIANTS[@]}"; do
     bench_tree "$BASE" "$v"
     TREE[$v]=$BENCH_TREE
+    if [ "$v" = patched ]; then
+        # Fail rather than label results with a series the tree lacks.
+        [ "$(bench_series_files "$BASE" | xargs -r -n1 basename | tr '\n' ' ')" = "$(printf '%s ' "${SERIES[@]}" | sed 's/^ $//')" ] ||
+            die "patches/$BASE/series changed during the build; run again"
+    fi
 done
-SERIES=()
-SERIES_SHA=()
-mapfile -t SERIES < <(bench_series_files "$BASE" | xargs -r -n1 basename)
-mapfile -t SERIES_SHA < <(bench_series_files "$BASE" | xargs -r sha1sum | cut -c1-40)
+
 stage "patched = base/$BASE + ${#SERIES[@]} patch(es) of patches/$BASE/series"
 
 # ---------------------------------------------------------------------------
