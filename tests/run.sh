@@ -33,16 +33,20 @@ fail() {
     echo "FAIL $*"
 }
 
-# Run a named step; its output goes to the log.
+# Run a named step; its output goes to the log.  A failed step also
+# shows the end of its output, so that CI's output says why.
 step() {
-    local name=$1
+    local name=$1 out="$BUILD/logs/step.$$"
     shift
     stage "test: $name"
-    if "$@" >>"$LOG" 2>&1; then
+    if "$@" >"$out" 2>&1; then
         ok "$name"
     else
         fail "$name (see $LOG)"
+        tail -n 25 "$out" | sed 's/^/  | /'
     fi
+    cat "$out" >>"$LOG"
+    rm -f "$out"
 }
 
 # Check selections for the patched trees: all json, monitor and library
@@ -72,6 +76,9 @@ bisect_build() {
         git -C "$tree" worktree prune
         git -C "$tree" worktree add -f --detach "$wt" "${commits[0]}"
     fi
+    # The base commit untracks Debian's debian/changelog, which the build
+    # needs (check-debian-changelog-version): put it back, untracked.
+    git -C "$tree" archive "pristine/$base" debian/changelog | tar -x -C "$wt"
     for c in "${commits[@]:0:${#commits[@]}-1}"; do
         n=$((n + 1))
         stage "test: bisect $base: [$n/$((${#commits[@]} - 1))] $(git -C "$tree" log -1 --format=%s "$c")"
@@ -132,7 +139,10 @@ run_component() {
     f=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$last")
     PASSED=$((PASSED + p))
     FAILED=$((FAILED + f))
-    [ "$f" -eq 0 ] || FAILURES+=("$name: $f failed")
+    if [ "$f" -ne 0 ]; then
+        FAILURES+=("$name: $f failed:")
+        mapfile -t -O "${#FAILURES[@]}" FAILURES < <(grep '^FAIL ' "$out" | sed 's/^/  /')
+    fi
     if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
         fail "$name: exited $rc"
     fi
