@@ -18,20 +18,8 @@ export T0 BUILD
 log_start test
 export LOG
 
-PASSED=0
-FAILED=0
-FAILURES=()
-
-ok() {
-    PASSED=$((PASSED + 1))
-    echo "ok $*"
-}
-
-fail() {
-    FAILED=$((FAILED + 1))
-    FAILURES+=("$*")
-    echo "FAIL $*"
-}
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
 
 # Run a named step; its output goes to the log.  A failed step also
 # shows the end of its output, so that CI's output says why.

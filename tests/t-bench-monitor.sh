@@ -9,13 +9,10 @@ TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-"$TOP/build"}
 export TOP
 
-PASSED=0
-FAILED=0
-ok() { echo "ok $1"; PASSED=$((PASSED + 1)); }
-fail() { echo "FAIL $1: $2"; FAILED=$((FAILED + 1)); }
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
 finish() {
-    echo "$PASSED passed, $FAILED failed"
-    [ "$FAILED" -eq 0 ]
+    summary
     exit
 }
 

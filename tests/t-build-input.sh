@@ -11,11 +11,12 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SCRATCH="$BUILD/test/input"
 rm -rf "$SCRATCH"
 mkdir -p "$SCRATCH"
-PASS=0
-FAIL=0
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
 
-pass() { PASS=$((PASS + 1)); echo "ok $1 [$(elapsed)]"; }
-failed() { FAIL=$((FAIL + 1)); echo "FAIL $1: $2 [$(elapsed)]"; }
+# Each case line carries the elapsed time.
+pass() { ok "$1 [$(elapsed)]"; }
+failed() { fail "$1" "$2 [$(elapsed)]"; }
 
 # Everything that must not change: branch, HEAD, refs, index, files.
 snapshot() {
@@ -320,8 +321,7 @@ main() {
     done
     t_upstream_has_it
     rm -rf "$SCRATCH"
-    echo "$PASS passed, $FAIL failed"
-    [ "$FAIL" -eq 0 ]
+    summary
 }
 
 main "$@"

@@ -15,16 +15,8 @@ export TOP
 . "$TOP/scripts/common.sh"
 log_start t-lib-json
 
-PASSED=0
-FAILED=0
-ok() {
-    PASSED=$((PASSED + 1))
-    echo "ok $*"
-}
-fail() {
-    FAILED=$((FAILED + 1))
-    echo "FAIL $*"
-}
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
 # check NAME CMD...: one case from a command's exit status.
 check() {
     local name=$1
@@ -316,5 +308,4 @@ else
     fi
 fi
 
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+summary

@@ -14,16 +14,8 @@ export TOP
 . "$TOP/scripts/common.sh"
 log_start t-ovsdb-monitor
 
-PASSED=0
-FAILED=0
-ok() {
-    PASSED=$((PASSED + 1))
-    echo "ok $*"
-}
-fail() {
-    FAILED=$((FAILED + 1))
-    echo "FAIL $*"
-}
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
 check() {
     local name=$1
     shift
@@ -179,5 +171,4 @@ else
 fi
 
 echo "log: $LOG"
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+summary
