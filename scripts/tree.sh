@@ -14,19 +14,27 @@ declare -A FEATURE_TITLE=(
     [inline-arrays]="short arrays stored in-place in struct json"
 )
 
+# source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
+# as in the work tree if REV is empty.
+source_file() {
+    if [ -n "$2" ]; then
+        git -C "$1" show "$2:$3" 2>/dev/null
+    else
+        cat "$1/$3" 2>/dev/null
+    fi
+}
+
+# has_feature DIR FEATURE [REV]: the sources (at REV, if given) have it.
 has_feature() {
-    local dir=$1 f=$2
+    local dir=$1 f=$2 rev=${3:-} path pattern
     case $f in
-    serialized-json)
-        grep -q 'JSON_SERIALIZED_OBJECT' "$dir/include/openvswitch/json.h" ;;
-    monitor-serialized-cache)
-        grep -q 'json_serialized_object_create' "$dir/ovsdb/monitor.c" ;;
-    inline-strings)
-        grep -q 'JSON_STRING_INLINE' "$dir/include/openvswitch/json.h" ;;
-    inline-arrays)
-        grep -q 'JSON_ARRAY_INLINE' "$dir/include/openvswitch/json.h" ;;
+    serialized-json) path=include/openvswitch/json.h pattern=JSON_SERIALIZED_OBJECT ;;
+    monitor-serialized-cache) path=ovsdb/monitor.c pattern=json_serialized_object_create ;;
+    inline-strings) path=include/openvswitch/json.h pattern=JSON_STRING_INLINE ;;
+    inline-arrays) path=include/openvswitch/json.h pattern=JSON_ARRAY_INLINE ;;
     *) return 1 ;;
     esac
+    source_file "$dir" "$rev" "$path" | grep -q "$pattern"
 }
 
 detect_features() {
@@ -104,12 +112,13 @@ series_patches() {
 
 # Print the patch files of the series for SERIES_BASE that TREE still needs,
 # and report on stderr the ones whose change the tree already has.
+# series_to_apply TREE [REV]: the patches to apply to TREE (as at REV).
 series_to_apply() {
-    local tree=$1 dir="$PATCHES/$SERIES_BASE" p f
+    local tree=$1 rev=${2:-} dir="$PATCHES/$SERIES_BASE" p f
     for p in $(series_patches "$SERIES_BASE"); do
         [ -f "$dir/$p" ] || die "patches/$SERIES_BASE/series names $p, which does not exist"
         f=$(patch_feature "$dir/$p")
-        if [ "$f" != always ] && has_feature "$tree" "$f"; then
+        if [ "$f" != always ] && has_feature "$tree" "$f" "$rev"; then
             echo "  already present: $f (${FEATURE_TITLE[$f]}): skipping $p" >&2
             continue
         fi
@@ -209,7 +218,11 @@ apply_series() {
         [ "$MANAGED" = 0 ] || git_tree am --abort >/dev/null 2>&1 || true
         check_git_state
     fi
-    mapfile -t patches < <(series_to_apply "$tree")
+    # Our own tree is re-applied from its base commit, whatever its work
+    # tree holds now (an earlier apply of the series, say).
+    local at=
+    [ "$MANAGED" = 0 ] || at="base/$SERIES_BASE"
+    mapfile -t patches < <(series_to_apply "$tree" "$at")
     if [ ${#patches[@]} -eq 0 ]; then
         if [ -z "$(series_patches "$SERIES_BASE")" ]; then
             stage "apply: nothing to apply; patches/$SERIES_BASE has no series"
