@@ -301,6 +301,31 @@ t_upstream_has_it() {
     fi
 }
 
+# Our own build/ovs-BASE, still on an earlier apply of the series, gets
+# the whole series again when the series changed: the features are read at
+# base/BASE, not in the work tree, which has them all from that apply.
+t_managed_reapply() {
+    local b="$SCRATCH/managed-build" n want
+    want=$(grep -cv '^#' "$TOP/patches/3.5.0/series")
+    mkdir -p "$b"
+    git clone -q "$BUILD/ovs-3.5.0" "$b/ovs-3.5.0"
+    git -C "$b/ovs-3.5.0" checkout -q -B ovs-json-perf/3.5.0 \
+        origin/ovs-json-perf/3.5.0
+    git -C "$b/ovs-3.5.0" config ovs-json-perf.3.5.0.series stale
+    RC=0
+    OVS_JSON_PERF_BUILD="$b" "$TOP/build.sh" apply --base 3.5.0 \
+        >"$SCRATCH/out" 2>"$SCRATCH/err" || RC=$?
+    n=$(git -C "$b/ovs-3.5.0" rev-list --count base/3.5.0..HEAD 2>/dev/null || echo 0)
+    if [ "$RC" -ne 0 ]; then
+        failed "re-apply to our own tree on an earlier apply" "exit $RC: $(tail -n2 "$SCRATCH/err")"
+    elif [ "$n" -ne "$want" ]; then
+        failed "re-apply to our own tree on an earlier apply" "$n of $want patches applied"
+    else
+        pass "re-apply to our own tree on an earlier apply: all $want patches again"
+    fi
+    rm -rf "$b"
+}
+
 main() {
     make_series 3.5.0 "$SCRATCH/series"
     t_not_ovs
@@ -311,6 +336,7 @@ main() {
     t_no_network
     t_interrupt
     t_plain_good
+    t_managed_reapply
     local b
     for b in 3.5.0 3.1.0; do
         if [ -s "$TOP/patches/$b/series" ]; then
