@@ -72,15 +72,12 @@ bench_tree_key() {
 
 # Lists the patch files of the committed series for BASE, one per line.
 bench_series_files() {
-    local base=$1 dir="$TOP/patches/$1" name
-    [ -f "$dir/series" ] || return 0
-    while IFS= read -r name || [ -n "$name" ]; do
-        name=${name%%#*}
-        name=$(echo "$name" | tr -d '[:space:]')
-        [ -n "$name" ] || continue
-        [ -f "$dir/$name" ] || die "patches/$base/series lists missing file '$name'"
-        echo "$dir/$name"
-    done <"$dir/series"
+    local base=$1 name
+    for name in $(series_patches "$base"); do
+        [ -f "$PATCHES/$base/$name" ] ||
+            die "patches/$base/series lists missing file '$name'"
+        echo "$PATCHES/$base/$name"
+    done
 }
 
 bench_tree() {

@@ -20,6 +20,17 @@ declare -A DEB_SUITE=(
     [4.0.0]="sid"
 )
 
+# The series for each base: patches/<base>/series lists its patch files in
+# order, one a line, as quilt does ('#' starts a comment).  Tests point
+# OVS_JSON_PERF_PATCHES at series of their own.
+PATCHES=${OVS_JSON_PERF_PATCHES:-"$TOP/patches"}
+
+# series_patches BASE: the file names patches/BASE/series lists, if any.
+series_patches() {
+    [ -f "$PATCHES/$1/series" ] || return 0
+    sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$PATCHES/$1/series"
+}
+
 # Debian's python3, not the pyenv one on PATH.
 PYTHON3=/usr/bin/python3
 

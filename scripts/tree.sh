@@ -1,7 +1,6 @@
 # Working with an OVS tree: resolve, detect, apply, build, check, export,
 # summarize.  Source after common.sh and fetch.sh.
 
-PATCHES=${OVS_JSON_PERF_PATCHES:-"$TOP/patches"}
 BRANCH_PREFIX=ovs-json-perf
 
 # The changes the series makes, in the order it makes them, and how each
@@ -104,15 +103,9 @@ patch_feature() {
     esac
 }
 
-# The patch file names a series lists.
-series_patches() {
-    [ -f "$PATCHES/$1/series" ] || return 0
-    grep -v -e '^#' -e '^$' "$PATCHES/$1/series" || true
-}
-
-# Print the patch files of the series for SERIES_BASE that TREE still needs,
-# and report on stderr the ones whose change the tree already has.
-# series_to_apply TREE [REV]: the patches to apply to TREE (as at REV).
+# series_to_apply TREE [REV]: the patch files of the series for SERIES_BASE
+# that TREE (as at REV, if given) still needs.  Reports on stderr the ones
+# whose change the tree already has.
 series_to_apply() {
     local tree=$1 rev=${2:-} dir="$PATCHES/$SERIES_BASE" p f
     for p in $(series_patches "$SERIES_BASE"); do

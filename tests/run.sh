@@ -44,11 +44,10 @@ CHECK_FLAGS=${CHECK_FLAGS:-"-j$(nproc) -k json -k monitor -k library -k ovsdb-da
 
 checkpatch_all() {
     local tree=$1 base=$2 p rc=0
-    while read -r p; do
-        case $p in ''|'#'*) continue ;; esac
+    for p in $(series_patches "$base"); do
         echo "checkpatch $p"
-        (cd "$tree" && "$PYTHON3" utilities/checkpatch.py "$TOP/patches/$base/$p") || rc=1
-    done <"$TOP/patches/$base/series"
+        (cd "$tree" && "$PYTHON3" utilities/checkpatch.py "$PATCHES/$base/$p") || rc=1
+    done
     return $rc
 }
 

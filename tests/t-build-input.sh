@@ -161,7 +161,7 @@ t_bad_series() {
 # The real series against a tree where its first patch's context changed.
 t_real_series_conflict() {
     local d="$SCRATCH/real-conflict" before first file line
-    first=$(grep -v '^#' "$TOP/patches/3.5.0/series" 2>/dev/null | head -n1 || true)
+    first=$(series_patches 3.5.0 | head -n1)
     if [ -z "$first" ]; then
         echo "note: patches/3.5.0 has no series; no real-series conflict case"
         return
@@ -243,7 +243,7 @@ t_good_apply() {
     checkout "$base" "$d"
     main_before=$(git -C "$d" rev-parse main)
     bs apply --ovs-src "$d"
-    n=$(grep -vc '^#' "$TOP/patches/$base/series" || true)
+    n=$(series_patches "$base" | wc -l)
     if [ "$RC" -ne 0 ]; then
         failed "$base checkout: the series applies" "exit $RC: $ERR"
         return
@@ -306,7 +306,7 @@ t_upstream_has_it() {
 # base/BASE, not in the work tree, which has them all from that apply.
 t_managed_reapply() {
     local b="$SCRATCH/managed-build" n want
-    want=$(grep -cv '^#' "$TOP/patches/3.5.0/series")
+    want=$(series_patches 3.5.0 | wc -l)
     mkdir -p "$b"
     git clone -q "$BUILD/ovs-3.5.0" "$b/ovs-3.5.0"
     git -C "$b/ovs-3.5.0" checkout -q -B ovs-json-perf/3.5.0 \
