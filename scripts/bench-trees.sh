@@ -203,11 +203,9 @@ bench_tree_prepare() {
     fi
     rm -f "$wt/.bench-stamp" "$wt/.bench-configured"
     if [ "$start" != "pristine/$base" ]; then
-        # The build system includes debian/automake.mk: put Debian's
-        # packaging back, untracked, as in build/ovs-BASE itself.
-        rm -rf "$wt/debian"
-        git -C "$src" archive "pristine/$base" debian | tar -x -C "$wt" ||
-            die "cannot restore debian/ in $wt"
+        # As in build/ovs-BASE itself.
+        restore_packaging "$src" "$wt" "$base" ||
+            die "cannot restore $PACKAGING_FILES in $wt"
     fi
     if [ $# -gt 0 ]; then
         stage "applying $# patch(es) to $base-$variant"

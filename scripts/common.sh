@@ -31,6 +31,19 @@ series_patches() {
     sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$PATCHES/$1/series"
 }
 
+# Debian's packaging files that the base commit stops tracking
+# (scripts/fetch.sh): Debian's changelog replaces upstream's, and one of its
+# entries trips OVS's check-echo-n.  The build still needs it
+# (check-debian-changelog-version), so every work tree of the base keeps
+# an untracked copy.
+PACKAGING_FILES=debian/changelog
+
+# restore_packaging SRC WT BASE: put the untracked packaging files into WT,
+# a worktree of SRC (build/ovs-BASE), from tag pristine/BASE.
+restore_packaging() {
+    git -C "$1" archive "pristine/$3" $PACKAGING_FILES | tar -x -C "$2"
+}
+
 # Debian's python3, not the pyenv one on PATH.
 PYTHON3=/usr/bin/python3
 

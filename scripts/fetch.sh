@@ -109,11 +109,10 @@ generated_files() {
         'm4/lt~obsolete.m4' 'tests/*testsuite'
 }
 
-# Debian's changelog replaces upstream's debian/changelog, and one of its
-# entries trips OVS's check-echo-n.  The rest of debian/ stays tracked: the
-# build includes debian/automake.mk.
+# The packaging files the base commit untracks (PACKAGING_FILES).  The rest
+# of debian/ stays tracked: the build includes debian/automake.mk.
 packaging_files() {
-    git -C "$1" ls-files -- debian/changelog
+    git -C "$1" ls-files -- $PACKAGING_FILES
 }
 
 # The series' base: the pristine tree less the generated files, tracked as

@@ -63,9 +63,7 @@ bisect_build() {
         git -C "$tree" worktree prune
         git -C "$tree" worktree add -f --detach "$wt" "${commits[0]}"
     fi
-    # The base commit untracks Debian's debian/changelog, which the build
-    # needs (check-debian-changelog-version): put it back, untracked.
-    git -C "$tree" archive "pristine/$base" debian/changelog | tar -x -C "$wt"
+    restore_packaging "$tree" "$wt" "$base"
     for c in "${commits[@]:0:${#commits[@]}-1}"; do
         n=$((n + 1))
         stage "test: bisect $base: [$n/$((${#commits[@]} - 1))] $(git -C "$tree" log -1 --format=%s "$c")"
