@@ -202,7 +202,7 @@ OVSTEST=${OVSTEST:-"$BUILD/ovs-$DEFAULT_BASE/tests/ovstest"}
 # diff_files NAME OPTS FILES...: the same stdout (error messages included)
 # and exit status from both, for every file.
 diff_files() {
-    local name=$1 opts=$2 f n=0 bad=0 rc_a rc_b rejected=0
+    local name=$1 opts=$2 f n=0 bad=0 rc_a rc_b rejected=0 first=
     shift 2
     for f in "$@"; do
         n=$((n + 1))
@@ -215,6 +215,9 @@ diff_files() {
         [ $rc_b -eq 0 ] || rejected=$((rejected + 1))
         if [ $rc_a -ne $rc_b ] || ! cmp -s "$T/a.out" "$T/b.out"; then
             bad=$((bad + 1))
+            # The first one goes into the FAIL line, which CI's summary
+            # repeats: its name, first bytes and both outputs.
+            [ -n "$first" ] || first="first: $(basename "$f") [$(head -c 48 "$f" | od -An -tx1 | tr -s ' \n' ' ')] lib-json: $(head -c 160 "$T/a.out" | tr '\n' ' ') ovs: $(head -c 160 "$T/b.out" | tr '\n' ' ')"
             if [ $bad -le 3 ]; then
                 echo "  $name: $(basename "$f"): lib-json exit $rc_a, ovs exit $rc_b"
                 diff "$T/a.out" "$T/b.out" | head -c 600 | sed 's/^/    /' || true
@@ -228,7 +231,7 @@ diff_files() {
     elif [ $bad -eq 0 ]; then
         ok "differential $name: $n inputs identical ($rejected rejected by both)"
     else
-        fail "differential $name: $bad of $n inputs differ"
+        fail "differential $name: $bad of $n inputs differ; $first"
     fi
 }
 

@@ -676,7 +676,8 @@ is_digit(unsigned char c)
 static void
 input_number(struct json_parser *p, const char *s, size_t len, long long pos)
 {
-    const char *cp = s, *end = s + len;
+    const char *nul = memchr(s, '\0', len);
+    const char *cp = s, *end;
     unsigned long long int significand = 0;
     bool imprecise = false;
     bool negative = false;
@@ -686,6 +687,13 @@ input_number(struct json_parser *p, const char *s, size_t len, long long pos)
     char *tail;
     int save_errno;
     bool ok;
+
+    /* OVS parses the token as a C string: a NUL ends it (see
+     * init_tables()). */
+    if (nul) {
+        len = nul - s;
+    }
+    end = s + len;
 
     if (cp < end && *cp == '-') {
         negative = true;
@@ -869,6 +877,10 @@ init_tables(void)
     for (s = ".0123456789eE-+"; *s; s++) {
         number_char[(unsigned char) *s] = 1;
     }
+    /* OVS tests number bytes with strchr(".0123456789eE-+", c), which also
+     * matches the string's own NUL: a NUL byte continues a number token,
+     * and input_number() then ends the token at it. */
+    number_char['\0'] = 1;
     for (c = 0; c < 0x20; c++) {
         string_stop[c] = 1;
     }
