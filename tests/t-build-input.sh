@@ -326,6 +326,73 @@ t_managed_reapply() {
     rm -rf "$b"
 }
 
+# scripts/suite-compare.sh on made-up logs, parallel and serial: a test
+# that passed on stock and fails patched is a regression (exit 1), a fix
+# and a new test are listed, and test numbers that shift do not matter.
+t_suite_compare() {
+    local d="$SCRATCH/suite" out rc=0
+    mkdir -p "$d/stock/tests" "$d/patched/tests"
+    cat >"$d/stock/tests/testsuite" <<'LIST'
+#!/bin/sh
+cat <<'EOF'
+ NUM: FILE-NAME:LINE     TEST-GROUP-NAME
+   1: a.at:1             alpha
+   2: a.at:9             beta: with a colon
+   3: b.at:4             gamma
+EOF
+LIST
+    cat >"$d/patched/tests/testsuite" <<'LIST'
+#!/bin/sh
+cat <<'EOF'
+ NUM: FILE-NAME:LINE     TEST-GROUP-NAME
+   1: a.at:1             alpha
+   2: a.at:5             new one
+   3: a.at:9             beta: with a colon
+   4: b.at:4             gamma
+EOF
+LIST
+    chmod +x "$d"/*/tests/testsuite
+    cat >"$d/stock.log" <<'EOF'
+## Running the tests. ##
+2. beta: with a colon (a.at:9): ok     (0m1.0s 0m1.0s)
+1. alpha (a.at:1): ok     (0m1.0s 0m1.0s)
+## Detailed failed tests. ##
+3. b.at:4: 3. gamma (b.at:4): FAILED (b.at:7)
+EOF
+    cat >"$d/patched.log" <<'EOF'
+## Running the tests. ##
+1. a.at:1: testing alpha ...
+1. a.at:1:  ok
+2. a.at:5: testing new one ...
+2. a.at:5: skipped (a.at:6)
+3. a.at:9: testing beta: with a colon ...
+3. a.at:9: FAILED (a.at:11)
+4. b.at:4: testing gamma ...
+4. b.at:4:  ok
+EOF
+    out=$("$TOP/scripts/suite-compare.sh" "$d/stock" "$d/patched" \
+        "$d/stock.log" "$d/patched.log" 2>&1) || rc=$?
+    if [ $rc -eq 1 ] &&
+       grep -qx "  a.at: beta: with a colon: ok -> FAILED" <<<"$out" &&
+       grep -qx "  b.at: gamma: FAILED -> ok" <<<"$out" &&
+       grep -qx "  a.at: new one: skipped" <<<"$out" &&
+       grep -qx "stock: *FAILED 1, ok 2" <<<"$out" &&
+       ! grep -q alpha <<<"$out"; then
+        pass "suite-compare: a regression fails, a fix and a new test are listed"
+    else
+        failed "suite-compare: a regression fails, a fix and a new test are listed" \
+            "exit $rc: $(tr '\n' '|' <<<"$out")"
+    fi
+    rc=0
+    out=$("$TOP/scripts/suite-compare.sh" "$d/stock" "$d/patched" \
+        "$d/stock.log" "$d/stock.log" 2>&1) || rc=$?
+    if [ $rc -eq 0 ] && grep -q "^different results" <<<"$out"; then
+        pass "suite-compare: the same results pass"
+    else
+        failed "suite-compare: the same results pass" "exit $rc: $(tr '\n' '|' <<<"$out")"
+    fi
+}
+
 main() {
     make_series 3.5.0 "$SCRATCH/series"
     t_not_ovs
@@ -337,6 +404,7 @@ main() {
     t_interrupt
     t_plain_good
     t_managed_reapply
+    t_suite_compare
     local b
     for b in 3.5.0 3.1.0; do
         if [ -s "$TOP/patches/$b/series" ]; then
