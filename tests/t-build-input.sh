@@ -211,7 +211,7 @@ t_no_network() {
 # One apply of the good series, interrupted with SIGINT to its process
 # group once it prints "[2/3]".  Sets RC.
 interrupt_apply() {
-    local d=$1 pid i
+    local d=$1 pid
     RC=0
     set -m
     # A shell started in the background without job control ignores SIGINT
@@ -221,7 +221,7 @@ interrupt_apply() {
         env --default-signal=INT "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/int-out" 2>"$SCRATCH/int-err" &
     pid=$!
     set +m
-    for i in $(seq 1 600); do
+    for _ in $(seq 1 600); do
         grep -q '\[2/3\]' "$SCRATCH/int-out" 2>/dev/null && break
         sleep 0.1
     done
