@@ -5,9 +5,9 @@
 #   scripts/suite-compare.sh STOCK_TREE PATCHED_TREE [STOCK_LOG PATCHED_LOG]
 #
 # Each tree must have run `make check` (tests/testsuite.log), or the logs
-# are given: a copy of a full run's testsuite.log survives later subsets.  Prints the
-# counts of each result for both, every test whose result differs, and the
-# tests the patched tree adds.  Exits 1 if a test that passed on stock does
+# are given: a copy of a full run's testsuite.log survives later subsets.
+# Prints the counts of each result for both, every test whose result
+# differs, and the tests the patched tree adds.  Exits 1 if a test that passed on stock does
 # not pass on the patched tree.
 set -euo pipefail
 export LC_ALL=C

@@ -208,11 +208,10 @@ t_no_network() {
 
 # Ctrl-C in the middle of apply: SIGINT to the whole process group, as a
 # terminal sends it, while the second of three patches is going in.
-# One apply of the good series, interrupted with SIGINT to its process
-# group once it prints "[2/3]".  Sets RC.
-interrupt_apply() {
-    local d=$1 pid
-    RC=0
+t_interrupt() {
+    local d="$SCRATCH/interrupt" before pid rc=0
+    checkout 3.5.0 "$d"
+    before=$(snapshot "$d")
     set -m
     # A shell started in the background without job control ignores SIGINT
     # and passes that on; a signal ignored at entry cannot be trapped, so
@@ -226,15 +225,8 @@ interrupt_apply() {
         sleep 0.1
     done
     kill -INT -- "-$pid" 2>/dev/null || true
-    wait "$pid" || RC=$?
-}
-
-t_interrupt() {
-    local d="$SCRATCH/interrupt" before
-    checkout 3.5.0 "$d"
-    before=$(snapshot "$d")
-    interrupt_apply "$d"
-    if [ $RC -eq 0 ]; then
+    wait "$pid" || rc=$?
+    if [ $rc -eq 0 ]; then
         failed "Ctrl-C during apply restores the tree" "apply finished with exit 0 (not interrupted?): $(tail -n 3 "$SCRATCH/int-out" | tr '\n' '|')"
     elif ! grep -q '\[2/3\]' "$SCRATCH/int-out"; then
         failed "Ctrl-C during apply restores the tree" "interrupted before the second patch"
