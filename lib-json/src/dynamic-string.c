@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/dynamic-string.h"
+#include "ovsjson/dynamic-string.h"
 #include "util.h"
 
 void
@@ -43,7 +43,7 @@ ds_reserve(struct ds *ds, size_t min_length)
         if (want < 32) {
             want = 32;
         }
-        ds->string = xrealloc(ds->string, want + 1);
+        ds->string = ojs_xrealloc(ds->string, want + 1);
         ds->allocated = want;
         ds->string[ds->length] = '\0';
     }
@@ -101,7 +101,7 @@ ds_put_format_valist(struct ds *ds, const char *format, va_list args_)
                        format, args);
     va_end(args);
     if (needed < 0) {
-        ovsjson_abort("bad format");
+        ojs_abort("bad format");
     }
     if ((size_t) needed < avail) {
         ds->length += needed;

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/dynamic-string.h"
+#include "ovsjson/dynamic-string.h"
 #include "json-private.h"
 #include "shash-private.h"
 
@@ -82,7 +82,7 @@ static void parser_error(struct json_parser *, long long pos,
 struct json_parser *
 json_parser_create(int flags)
 {
-    struct json_parser *p = xzalloc(sizeof *p);
+    struct json_parser *p = ojs_xzalloc(sizeof *p);
     p->flags = flags;
     ds_init(&p->buf);
     return p;
@@ -165,7 +165,7 @@ grow(void **ptr, size_t *alloc, size_t need, size_t elem_size)
     while (n < need) {
         n *= 2;
     }
-    *ptr = xrealloc(*ptr, n * elem_size);
+    *ptr = ojs_xrealloc(*ptr, n * elem_size);
     *alloc = n;
 }
 
@@ -245,38 +245,28 @@ input_begin(struct json_parser *p, bool is_object, long long pos)
     p->state = is_object ? P_OBJ_INIT : P_ARR_INIT;
 }
 
+/* Makes the array of the values that 'f' collected: with OVS's storage,
+ * inline for 1 to 3 elements, else one exactly sized vector (none when
+ * empty). */
 static struct json *
 build_array(struct json_parser *p, const struct frame *f)
 {
     size_t n = p->n_vals - f->vstart;
-    struct json **src = n ? &p->vals[f->vstart] : NULL;
-    struct json *json = xmalloc(sizeof *json);
+    struct json **src = &p->vals[f->vstart];
+    struct json *json;
 
-    json->type = JSON_ARRAY;
-    json->count = 1;
-    if (n <= JSON_ARRAY_INLINE_LEN) {
-        json->storage_type = JSON_STORAGE_INLINE;
-        json->n_inline = n;
-        switch (n) {
-        case 3:
-            json->elems[2] = src[2];
-            /* fall through */
-        case 2:
-            json->elems[1] = src[1];
-            /* fall through */
-        case 1:
-            json->elems[0] = src[0];
-            /* fall through */
-        default:
-            break;
-        }
+    if (n == 0) {
+        json = json_array_create_empty();
+    } else if (n == 1) {
+        json = json_array_create_1(src[0]);
+    } else if (n == 2) {
+        json = json_array_create_2(src[0], src[1]);
+    } else if (n == 3) {
+        json = json_array_create_3(src[0], src[1], src[2]);
     } else {
-        struct json **elems = xmalloc(n * sizeof *elems);
-        memcpy(elems, src, n * sizeof *elems);
-        json->storage_type = JSON_STORAGE_DYNAMIC;
-        json->n_inline = 0;
-        json->array.elems = elems;
-        json->array.n = json->array.n_allocated = n;
+        struct json **v = ojs_xmalloc(n * sizeof *v);
+        memcpy(v, src, n * sizeof *v);
+        json = json_array_create(v, n);
     }
     p->n_vals = f->vstart;
     return json;
@@ -288,7 +278,7 @@ build_object(struct json_parser *p, const struct frame *f)
     size_t n = p->n_vals - f->vstart;
     size_t names_len = p->names_len - f->nstart;
     char *names = NULL;
-    struct json *json = json_object_create_sized__(n, names_len, &names);
+    struct json *json = ojs_json_object_create_sized(n, names_len, &names);
     struct shash *sh = json->object;
     struct json **vals = n ? &p->vals[f->vstart] : NULL;
     const size_t *keys = n ? &p->keys[f->kstart] : NULL;
@@ -315,9 +305,9 @@ build_object(struct json_parser *p, const struct frame *f)
          * as OVS does. */
         for (; i < n; i++) {
             char *name = names + (keys[i] - f->nstart);
-            size_t k = shash_find_idx__(sh, name, strlen(name));
+            size_t k = ojs_shash_find_idx(sh, name, strlen(name));
             if (k == SIZE_MAX) {
-                shash_append__(sh, name, vals[i]);
+                ojs_shash_append(sh, name, vals[i]);
             } else {
                 json_destroy(sh->nodes[k].data);
                 sh->nodes[k].data = vals[i];
@@ -454,18 +444,14 @@ put_utf8(char *out, int uc)
 /* Unescapes the string body [in, end) into 'out', which must have room for
  * end - in bytes (unescaping never lengthens).  Stores the length of the
  * result in '*lenp' and returns NULL, or returns an error message ('errbuf'
- * holds it if it has to be formatted).  Like OVS, the body ends at its
- * first null byte. */
+ * holds it if it has to be formatted).  A null byte is copied like any
+ * other, as json_string_unescape() does in OVS. */
 static const char *
 unescape(const char *in, const char *end, char *out, size_t *lenp,
          char errbuf[32])
 {
     char *start = out;
-    const char *nul = memchr(in, '\0', end - in);
 
-    if (nul) {
-        end = nul;
-    }
     while (in < end) {
         const char *bs = memchr(in, '\\', end - in);
         const char *q = memchr(in, '"', (bs ? bs : end) - in);
@@ -539,10 +525,21 @@ unescape(const char *in, const char *end, char *out, size_t *lenp,
     return NULL;
 }
 
+/* unescape() for a string token of the parser, which (like OVS's lexer)
+ * takes the token as a C string: it ends at its first null byte.  (A null
+ * byte can get into a token only right after a backslash.) */
+static const char *
+unescape_token(const char *in, const char *end, char *out, size_t *lenp,
+               char errbuf[32])
+{
+    const char *nul = memchr(in, '\0', end - in);
+    return unescape(in, nul ? nul : end, out, lenp, errbuf);
+}
+
 bool
 json_string_unescape(const char *in, size_t in_len, char **outp)
 {
-    char *out = xmalloc(in_len + 1);
+    char *out = ojs_xmalloc(in_len + 1);
     char errbuf[32];
     const char *err;
     size_t len;
@@ -550,7 +547,7 @@ json_string_unescape(const char *in, size_t in_len, char **outp)
     err = unescape(in, in + in_len, out, &len, errbuf);
     if (err) {
         free(out);
-        *outp = xstrdup(err);
+        *outp = ojs_xstrdup(err);
         return false;
     }
     out[len] = '\0';
@@ -572,7 +569,7 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
         size_t n = len;
 
         if (escaped) {
-            err = unescape(s, s + len, dst, &n, errbuf);
+            err = unescape_token(s, s + len, dst, &n, errbuf);
             if (err) {
                 parser_error(p, pos, "%s", err);
                 return;
@@ -593,8 +590,8 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
             size_t n;
 
             json = json_alloc__(JSON_STRING);
-            json->storage_type = JSON_STORAGE_INLINE;
-            err = unescape(s, s + len, json->str, &n, errbuf);
+            json->storage_type = JSON_STRING_INLINE;
+            err = unescape_token(s, s + len, json->str, &n, errbuf);
             if (err) {
                 free(json);
                 parser_error(p, pos, "%s", err);
@@ -606,8 +603,8 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
              * json_string_create_len__() lays it out. */
             size_t n;
 
-            json = xmalloc(sizeof *json + len + 1);
-            err = unescape(s, s + len, (char *) (json + 1), &n, errbuf);
+            json = ojs_xmalloc(sizeof *json + len + 1);
+            err = unescape_token(s, s + len, (char *) (json + 1), &n, errbuf);
             if (err) {
                 free(json);
                 parser_error(p, pos, "%s", err);
@@ -619,8 +616,8 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
                 free(block);
             } else {
                 json->type = JSON_STRING;
-                json->storage_type = JSON_STORAGE_DYNAMIC;
-                json->n_inline = 0;
+                json->storage_type = JSON_STRING_DYNAMIC;
+                json->alloc__ = OJS_ALLOC_IN_BLOCK;
                 json->count = 1;
                 json->str_ptr = (char *) (json + 1);
                 json->str_ptr[n] = '\0';
@@ -630,10 +627,10 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
     } else {
         /* OVS reports escape errors before grammar errors. */
         if (escaped) {
-            char *tmp = xmalloc(len + 1);
+            char *tmp = ojs_xmalloc(len + 1);
             size_t n;
 
-            err = unescape(s, s + len, tmp, &n, errbuf);
+            err = unescape_token(s, s + len, tmp, &n, errbuf);
             free(tmp);
             if (err) {
                 parser_error(p, pos, "%s", err);
@@ -806,7 +803,7 @@ input_number(struct json_parser *p, const char *s, size_t len, long long pos)
         }
     }
 
-    text = len < sizeof tmp ? tmp : xmalloc(len + 1);
+    text = len < sizeof tmp ? tmp : ojs_xmalloc(len + 1);
     memcpy(text, s, len);
     text[len] = '\0';
     save_errno = errno;
@@ -845,48 +842,36 @@ enum {
     C_LOWER,                    /* a-z: starts a keyword */
 };
 
-static unsigned char char_class[256];
-static unsigned char number_char[256];  /* .0123456789eE-+ */
-static unsigned char alpha_char[256];   /* A-Z a-z */
-static unsigned char string_stop[256];  /* " \ and < 0x20 */
+/* The tables are constant data, so any number of threads may parse at
+ * once without setting anything up. */
+static const unsigned char char_class[256] = {
+    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE,
+    ['\n'] = C_NEWLINE,
+    ['['] = C_PUNCT, [']'] = C_PUNCT, ['{'] = C_PUNCT, ['}'] = C_PUNCT,
+    [':'] = C_PUNCT, [','] = C_PUNCT,
+    ['"'] = C_QUOTE,
+    ['-'] = C_NUMBER, ['0' ... '9'] = C_NUMBER,
+    ['a' ... 'z'] = C_LOWER,
+};
 
-static void
-init_tables(void)
-{
-    static bool inited;
-    const char *s;
-    int c;
+/* Bytes that continue a number token: .0123456789eE-+ and also NUL,
+ * because OVS tests number bytes with strchr(".0123456789eE-+", c), which
+ * matches the string's own terminator; input_number() then ends the token
+ * at the NUL. */
+static const unsigned char number_char[256] = {
+    ['.'] = 1, ['0' ... '9'] = 1, ['e'] = 1, ['E'] = 1, ['-'] = 1,
+    ['+'] = 1, ['\0'] = 1,
+};
 
-    if (inited) {
-        return;
-    }
-    char_class[' '] = char_class['\t'] = char_class['\r'] = C_SPACE;
-    char_class['\n'] = C_NEWLINE;
-    for (s = "[]{}:,"; *s; s++) {
-        char_class[(unsigned char) *s] = C_PUNCT;
-    }
-    char_class['"'] = C_QUOTE;
-    char_class['-'] = C_NUMBER;
-    for (c = '0'; c <= '9'; c++) {
-        char_class[c] = C_NUMBER;
-    }
-    for (c = 'a'; c <= 'z'; c++) {
-        char_class[c] = C_LOWER;
-        alpha_char[c] = alpha_char[c - 'a' + 'A'] = 1;
-    }
-    for (s = ".0123456789eE-+"; *s; s++) {
-        number_char[(unsigned char) *s] = 1;
-    }
-    /* OVS tests number bytes with strchr(".0123456789eE-+", c), which also
-     * matches the string's own NUL: a NUL byte continues a number token,
-     * and input_number() then ends the token at it. */
-    number_char['\0'] = 1;
-    for (c = 0; c < 0x20; c++) {
-        string_stop[c] = 1;
-    }
-    string_stop['"'] = string_stop['\\'] = 1;
-    inited = true;
-}
+/* Bytes that continue a keyword: A-Z a-z. */
+static const unsigned char alpha_char[256] = {
+    ['A' ... 'Z'] = 1, ['a' ... 'z'] = 1,
+};
+
+/* Bytes that end a run of plain string bytes: '"', '\\' and controls. */
+static const unsigned char string_stop[256] = {
+    [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
 
 /* Returns the first byte in [s, end) that ends a string run: '"', '\\' or a
  * control character; 'end' if none. */
@@ -956,7 +941,6 @@ json_parser_feed(struct json_parser *p, const char *input, size_t n)
     const char *tok;
     bool escaped;
 
-    init_tables();
     if (p->done) {
         return 0;
     }

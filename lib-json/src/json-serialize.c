@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/dynamic-string.h"
+#include "ovsjson/dynamic-string.h"
 #include "json-private.h"
+#include "shash-private.h"
 
 #define SPACES_PER_LEVEL 2
 
@@ -194,7 +195,7 @@ serialize_object(const struct shash *sh, struct serializer *s)
 
     if (s->flags & JSSF_SORT && !sh->sorted) {
         const struct shash_node *buf[32], **nodes;
-        size_t n = shash_sorted_nodes__(sh, buf, 32, &nodes);
+        size_t n = ojs_shash_sorted_nodes(sh, buf, 32, &nodes);
 
         for (i = 0; i < n; i++) {
             serialize_member(i, nodes[i], s);
@@ -218,12 +219,12 @@ serialize_array(const struct json *json, struct serializer *s)
     size_t i, n;
     struct json *const *elems;
 
-    if (json->storage_type == JSON_STORAGE_INLINE) {
-        n = json->n_inline;
-        elems = json->elems;
+    if (json->storage_type != JSON_ARRAY_DYNAMIC) {
+        n = json->storage_type - JSON_ARRAY_DYNAMIC;
+        elems = json->elements;
     } else {
-        n = json->array.n;
-        elems = json->array.elems;
+        n = json->array.size;
+        elems = json->array.elements;
     }
 
     put_char(s->ds, '[');
@@ -275,7 +276,7 @@ serialize(const struct json *json, struct serializer *s)
         break;
     case JSON_N_TYPES:
     default:
-        ovsjson_abort("json_to_ds: bad type");
+        ojs_abort("json_to_ds: bad type");
     }
 }
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/json.h"
+#include "ovsjson/json.h"
 
 static int pretty;              /* --pretty: indent the output. */
 static int multiple;            /* --multiple: many texts in one input. */
