@@ -246,36 +246,23 @@ serialize_array(const struct json *json, struct serializer *s)
 static void
 serialize(const struct json *json, struct serializer *s)
 {
-    switch (json->type) {
-    case JSON_NULL:
-        put_bytes(s->ds, "null", 4);
-        break;
-    case JSON_FALSE:
-        put_bytes(s->ds, "false", 5);
-        break;
-    case JSON_TRUE:
-        put_bytes(s->ds, "true", 4);
-        break;
-    case JSON_OBJECT:
-        serialize_object(json->object, s);
-        break;
-    case JSON_ARRAY:
-        serialize_array(json, s);
-        break;
-    case JSON_INTEGER:
-        serialize_integer(json->integer, s->ds);
-        break;
-    case JSON_REAL:
-        serialize_real(json->real, s->ds);
-        break;
-    case JSON_STRING:
+    /* The three literals are the names json_type_to_string() gives. */
+    if (json->type <= JSON_TRUE) {
+        const char *word = json_type_to_string(json->type);
+        put_bytes(s->ds, word, strlen(word));
+    } else if (json->type == JSON_STRING) {
         serialize_string(json_str__(json), s->ds);
-        break;
-    case JSON_SERIALIZED_OBJECT:
+    } else if (json->type == JSON_OBJECT) {
+        serialize_object(json->object, s);
+    } else if (json->type == JSON_ARRAY) {
+        serialize_array(json, s);
+    } else if (json->type == JSON_INTEGER) {
+        serialize_integer(json->integer, s->ds);
+    } else if (json->type == JSON_REAL) {
+        serialize_real(json->real, s->ds);
+    } else if (json->type == JSON_SERIALIZED_OBJECT) {
         put_bytes(s->ds, json->str_ptr, strlen(json->str_ptr));
-        break;
-    case JSON_N_TYPES:
-    default:
+    } else {
         ojs_abort("json_to_ds: bad type");
     }
 }
@@ -283,11 +270,8 @@ serialize(const struct json *json, struct serializer *s)
 void
 json_to_ds(const struct json *json, int flags, struct ds *ds)
 {
-    struct serializer s;
+    struct serializer s = { .ds = ds, .flags = flags };
 
-    s.ds = ds;
-    s.depth = 0;
-    s.flags = flags;
     ds_reserve(ds, ds->length + 64);
     serialize(json, &s);
     ds->string[ds->length] = '\0';
@@ -296,11 +280,10 @@ json_to_ds(const struct json *json, int flags, struct ds *ds)
 char *
 json_to_string(const struct json *json, int flags)
 {
-    struct ds ds;
+    struct ds out = DS_EMPTY_INITIALIZER;
 
-    ds_init(&ds);
-    json_to_ds(json, flags, &ds);
-    return ds_steal_cstr(&ds);
+    json_to_ds(json, flags, &out);
+    return ds_steal_cstr(&out);
 }
 
 void

@@ -29,32 +29,43 @@ json_type_to_string(enum json_type type)
 
 /* Scalars. */
 
-struct json *
-json_null_create(void)
-{
-    return json_alloc__(JSON_NULL);
-}
-
+/* JSON_TRUE follows JSON_FALSE in enum json_type. */
 struct json *
 json_boolean_create(bool b)
 {
-    return json_alloc__(b ? JSON_TRUE : JSON_FALSE);
+    return json_alloc__(JSON_FALSE + (b ? 1 : 0));
+}
+
+/* A JSON_INTEGER of 'i' or a JSON_REAL of 'r', as 'type' says. */
+static struct json *
+number_create(enum json_type type, long long int i, double r)
+{
+    struct json *json = json_alloc__(type);
+
+    if (type == JSON_INTEGER) {
+        json->integer = i;
+    } else {
+        json->real = r;
+    }
+    return json;
 }
 
 struct json *
 json_integer_create(long long int integer)
 {
-    struct json *json = json_alloc__(JSON_INTEGER);
-    json->integer = integer;
-    return json;
+    return number_create(JSON_INTEGER, integer, 0.0);
 }
 
 struct json *
 json_real_create(double real)
 {
-    struct json *json = json_alloc__(JSON_REAL);
-    json->real = real;
-    return json;
+    return number_create(JSON_REAL, 0, real);
+}
+
+struct json *
+json_null_create(void)
+{
+    return json_alloc__(JSON_NULL);
 }
 
 /* Strings. */
@@ -103,39 +114,51 @@ json_serialized_object_create(const struct json *src)
     return json;
 }
 
+/* Returns 'json' if its type is one of 'types' (a mask of TYPE_BIT()s);
+ * aborts naming 'fn' otherwise.  The accessors' type check. */
+#define TYPE_BIT(T) (1u << (T))
+static inline const struct json *
+expect(const struct json *json, unsigned int types, const char *fn)
+{
+    if (OVSJSON_UNLIKELY(!(TYPE_BIT(json->type) & types))) {
+        ojs_abort(fn);
+    }
+    return json;
+}
+
 const char *
 json_string(const struct json *json)
 {
-    ovs_assert(json->type == JSON_STRING);
-    return json_str__(json);
+    return json_str__(expect(json, TYPE_BIT(JSON_STRING), "json_string"));
 }
 
 const char *
 json_serialized_object(const struct json *json)
 {
-    ovs_assert(json->type == JSON_SERIALIZED_OBJECT);
-    return json->str_ptr;
+    return expect(json, TYPE_BIT(JSON_SERIALIZED_OBJECT),
+                  "json_serialized_object")->str_ptr;
 }
 
 bool
 json_boolean(const struct json *json)
 {
-    ovs_assert(json->type == JSON_TRUE || json->type == JSON_FALSE);
-    return json->type == JSON_TRUE;
+    unsigned int bools = TYPE_BIT(JSON_TRUE) | TYPE_BIT(JSON_FALSE);
+    return expect(json, bools, "json_boolean")->type == JSON_TRUE;
 }
 
+/* A real, or an integer converted to double. */
 double
 json_real(const struct json *json)
 {
-    ovs_assert(json->type == JSON_REAL || json->type == JSON_INTEGER);
-    return json->type == JSON_REAL ? json->real : (double) json->integer;
+    unsigned int numbers = TYPE_BIT(JSON_REAL) | TYPE_BIT(JSON_INTEGER);
+    return expect(json, numbers, "json_real")->type == JSON_INTEGER
+           ? (double) json->integer : json->real;
 }
 
 int64_t
 json_integer(const struct json *json)
 {
-    ovs_assert(json->type == JSON_INTEGER);
-    return json->integer;
+    return expect(json, TYPE_BIT(JSON_INTEGER), "json_integer")->integer;
 }
 
 /* Arrays.  Like OVS 3.6: an empty array and one of more than
@@ -274,15 +297,14 @@ json_array_trim(struct json *json)
 size_t
 json_array_size(const struct json *json)
 {
-    ovs_assert(json->type == JSON_ARRAY);
-    return array_n(json);
+    return array_n(expect(json, TYPE_BIT(JSON_ARRAY), "json_array_size"));
 }
 
 const struct json *
 json_array_at(const struct json *json, size_t index)
 {
-    ovs_assert(json->type == JSON_ARRAY);
-    return index < array_n(json) ? array_elems(json)[index] : NULL;
+    size_t n = json_array_size(json);
+    return index < n ? array_elems(json)[index] : NULL;
 }
 
 /* Stores 'element' at 'index'.  The element it replaces is not destroyed:
@@ -374,8 +396,7 @@ json_object_create(void)
 struct shash *
 json_object(const struct json *json)
 {
-    ovs_assert(json->type == JSON_OBJECT);
-    return json->object;
+    return expect(json, TYPE_BIT(JSON_OBJECT), "json_object")->object;
 }
 
 void
@@ -400,12 +421,14 @@ void
 json_object_put_format(struct json *json,
                        const char *name, const char *format, ...)
 {
+    struct ds value = DS_EMPTY_INITIALIZER;
     va_list args;
 
     va_start(args, format);
-    json_object_put(json, name,
-                    json_string_create_nocopy(ojs_xvasprintf(format, args)));
+    ds_put_format_valist(&value, format, args);
     va_end(args);
+    json_object_put(json, name,
+                    json_string_create_nocopy(ds_steal_cstr(&value)));
 }
 
 void
@@ -453,43 +476,30 @@ json_object_delete(struct json *json, const char *name)
 void
 json_destroy__(struct json *json, bool yield)
 {
-    size_t i;
+    enum json_type type = json->type;
 
-    (void) yield;
-    switch (json->type) {
-    case JSON_OBJECT: {
-        struct shash *sh = json->object;
-        for (i = 0; i < sh->n; i++) {
-            json_destroy(sh->nodes[i].data);
+    (void) yield;               /* OVS's cooperative yielding: not here. */
+    if (type == JSON_OBJECT) {
+        struct shash *members = json->object;
+
+        for (size_t k = 0; k < members->n; k++) {
+            json_destroy(members->nodes[k].data);
         }
-        shash_destroy(sh);
-        break;
-    }
-    case JSON_ARRAY: {
-        size_t n = array_n(json);
-        struct json **elems = array_elems(json);
-        for (i = 0; i < n; i++) {
-            json_destroy(elems[i]);
+        shash_destroy(members);   /* Its block is the value's own. */
+    } else if (type == JSON_ARRAY) {
+        struct json **v = array_elems(json);
+
+        for (size_t k = array_n(json); k-- > 0; ) {
+            json_destroy(v[k]);
         }
         if (json->storage_type == JSON_ARRAY_DYNAMIC) {
-            free(json->array.elements);
+            free(v);
         }
-        break;
-    }
-    case JSON_STRING:
-    case JSON_SERIALIZED_OBJECT:
+    } else if (type == JSON_STRING || type == JSON_SERIALIZED_OBJECT) {
         if (json->storage_type == JSON_STRING_DYNAMIC) {
             json_free_str__(json);
         }
-        break;
-    case JSON_NULL:
-    case JSON_FALSE:
-    case JSON_TRUE:
-    case JSON_INTEGER:
-    case JSON_REAL:
-        break;
-    case JSON_N_TYPES:
-    default:
+    } else if (type > JSON_REAL) {
         ojs_abort("json_destroy: bad type");
     }
     free(json);
@@ -558,36 +568,27 @@ json_deep_clone(const struct json *json)
 {
     struct json *copy;
 
-    switch (json->type) {
-    case JSON_OBJECT:
+    if (json->type == JSON_OBJECT) {
         return deep_clone_object(json->object);
-    case JSON_ARRAY:
+    } else if (json->type == JSON_ARRAY) {
         return deep_clone_array(json);
-    case JSON_STRING:
-        if (json->storage_type == JSON_STRING_INLINE) {
-            copy = json_alloc__(JSON_STRING);
-            copy->storage_type = JSON_STRING_INLINE;
-            memcpy(copy->str, json->str, sizeof copy->str);
-            return copy;
-        }
-        return json_string_create_len__(json->str_ptr,
-                                        strlen(json->str_ptr));
-    case JSON_SERIALIZED_OBJECT:
+    } else if (json->type == JSON_STRING) {
+        return json_string_create_len__(json_str__(json),
+                                        strlen(json_str__(json)));
+    } else if (json->type == JSON_SERIALIZED_OBJECT) {
         copy = json_alloc__(JSON_SERIALIZED_OBJECT);
         copy->str_ptr = ojs_xstrdup(json->str_ptr);
         return copy;
-    case JSON_NULL:
-    case JSON_FALSE:
-    case JSON_TRUE:
-        return json_alloc__(json->type);
-    case JSON_INTEGER:
-        return json_integer_create(json->integer);
-    case JSON_REAL:
-        return json_real_create(json->real);
-    case JSON_N_TYPES:
-    default:
+    } else if (json->type > JSON_REAL) {
         ojs_abort("json_deep_clone: bad type");
     }
+
+    /* null, false, true, integers and reals: the payload is a plain
+     * value, so a copy of the whole struct with one reference does. */
+    copy = json_alloc__(json->type);
+    *copy = *json;
+    copy->count = 1;
+    return copy;
 }
 
 /* Hashing, with the same values as OVS's json_hash() in a default build. */
@@ -672,47 +673,41 @@ equal_object(const struct shash *a, const struct shash *b)
     return true;
 }
 
+/* Same length, and equal element by element. */
+static bool
+equal_array(const struct json *a, const struct json *b)
+{
+    size_t n = array_n(a), k = 0;
+    struct json **x = array_elems(a), **y = array_elems(b);
+
+    if (n == array_n(b)) {
+        while (k < n && json_equal(x[k], y[k])) {
+            k++;
+        }
+    }
+    return n == array_n(b) && k == n;
+}
+
 bool
 json_equal(const struct json *a, const struct json *b)
 {
-    if (a == b) {
-        return true;
-    } else if (!a || !b || a->type != b->type) {
+    if (!a || !b || a == b) {
+        return a == b;          /* Null equals only null. */
+    } else if (a->type != b->type) {
         return false;
-    }
-
-    switch (a->type) {
-    case JSON_OBJECT:
-        return equal_object(a->object, b->object);
-    case JSON_ARRAY: {
-        size_t i, n = array_n(a);
-        struct json **ae, **be;
-
-        if (n != array_n(b)) {
-            return false;
-        }
-        ae = array_elems(a);
-        be = array_elems(b);
-        for (i = 0; i < n; i++) {
-            if (!json_equal(ae[i], be[i])) {
-                return false;
-            }
-        }
-        return true;
-    }
-    case JSON_STRING:
-    case JSON_SERIALIZED_OBJECT:
+    } else if (a->type <= JSON_TRUE) {
+        return true;            /* The type is the whole value. */
+    } else if (a->type == JSON_STRING
+               || a->type == JSON_SERIALIZED_OBJECT) {
         return !strcmp(json_str__(a), json_str__(b));
-    case JSON_NULL:
-    case JSON_FALSE:
-    case JSON_TRUE:
-        return true;
-    case JSON_INTEGER:
+    } else if (a->type == JSON_OBJECT) {
+        return equal_object(a->object, b->object);
+    } else if (a->type == JSON_ARRAY) {
+        return equal_array(a, b);
+    } else if (a->type == JSON_INTEGER) {
         return a->integer == b->integer;
-    case JSON_REAL:
+    } else if (a->type == JSON_REAL) {
         return a->real == b->real;
-    case JSON_N_TYPES:
-    default:
-        ojs_abort("json_equal: bad type");
     }
+    ojs_abort("json_equal: bad type");
 }

@@ -27,6 +27,9 @@ void ojs_abort(const char *what) __attribute__((noreturn));
     (OVSJSON_LIKELY(COND) ? (void) 0                                \
      : ojs_abort("assertion " #COND " failed in " __FILE__))
 
+/* UTF-8 (dynamic-string.c). */
+size_t ojs_utf8_encode(char *out, int uc);
+
 /* Hashing (32-bit murmur3 mixing steps, as OVS uses them). */
 uint32_t ojs_hash_bytes(const void *, size_t n, uint32_t basis);
 uint32_t ojs_hash_2words(uint32_t, uint32_t);
