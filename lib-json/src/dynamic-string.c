@@ -85,6 +85,7 @@ ds_put_format(struct ds *ds, const char *format, ...)
     char one[1];
     int len;
 
+    ovs_assert(format != NULL);
     va_start(args, format);
     len = vsnprintf(one, sizeof one, format, args);
     va_end(args);

@@ -255,7 +255,7 @@ static struct json *
 build_array(struct json_parser *p, const struct frame *f)
 {
     size_t n = p->n_vals - f->vstart;
-    struct json **src = &p->vals[f->vstart];
+    struct json **src = n ? &p->vals[f->vstart] : NULL;
     struct json *json;
 
     if (n == 0) {
