@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *
 storage_name(const struct json *j)
@@ -448,6 +449,84 @@ rows_shash(void)
     printf("shash_destroy: empty %d\n", shash_is_empty(&sh));
 }
 
+static void
+rows_more_shash(void)
+{
+    struct shash sh;
+    int x = 1, y = 2;
+
+    shash_init(&sh);
+    printf("shash_replace of a new name: %p\n", shash_replace(&sh, "a", &x));
+    printf("shash_replace of a present one: %d\n",
+           *(int *) shash_replace(&sh, "a", &y));
+    printf("shash_replace_nocopy: %d\n",
+           *(int *) shash_replace_nocopy(&sh, strdup("a"), &x));
+    printf("shash_replace_nocopy of a new name: %p\n",
+           shash_replace_nocopy(&sh, strdup("b"), &y));
+    struct shash_node *node = shash_add_nocopy(&sh, strdup("c"), &x);
+    printf("shash_add_nocopy: %s=%d, shash_find %s, shash_find_data %d\n",
+           node->name, *(int *) node->data, shash_find(&sh, "c")->name,
+           *(int *) shash_find_data(&sh, "b"));
+    printf("shash_find of a missing name: %p, data %p\n",
+           (void *) shash_find(&sh, "z"), shash_find_data(&sh, "z"));
+    shash_clear(&sh);
+    printf("shash_clear: count %zu\n", shash_count(&sh));
+    shash_add(&sh, "after clear", NULL);
+    printf("shash_add after clear: count %zu\n", shash_count(&sh));
+    shash_destroy(&sh);
+}
+
+static void
+rows_ds(void)
+{
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    ds_put_cstr(&ds, "a");
+    ds_put_char(&ds, 'b');
+    ds_put_buffer(&ds, "cdef", 2);
+    ds_put_char_multiple(&ds, '-', 3);
+    ds_put_format(&ds, "%05d|%s|%x", 42, "s", 255u);
+    memcpy(ds_put_uninit(&ds, 2), "!!", 2);
+    ds_put_utf8(&ds, 0xe9);
+    ds_put_utf8(&ds, 0x20ac);
+    ds_put_utf8(&ds, 0x1f600);
+    printf("ds: %s (length %zu)\n", ds_cstr(&ds), ds.length);
+    ds_clear(&ds);
+    printf("ds_clear: [%s] length %zu\n", ds_cstr(&ds), ds.length);
+    ds_reserve(&ds, 1000);
+    printf("ds_reserve: length %zu, room %d\n", ds.length,
+           ds.allocated >= 1000);
+    ds_put_cstr(&ds, "stolen");
+    char *s = ds_steal_cstr(&ds);
+    printf("ds_steal_cstr: %s, then length %zu\n", s, ds.length);
+    free(s);
+    ds_destroy(&ds);
+    ds_init(&ds);
+    printf("ds_init, ds_cstr: [%s]\n", ds_cstr(&ds));
+    ds_destroy(&ds);
+}
+
+static void
+rows_files(void)
+{
+    char name[] = "/tmp/lib-json-api-diff-XXXXXX";
+    int fd = mkstemp(name);
+    FILE *f = fdopen(fd, "w");
+
+    fputs("[\"from a file\", {\"n\": 1}]  \n", f);
+    fclose(f);
+    struct json *j = json_from_file(name);
+    show("json_from_file", j);
+    json_destroy(j);
+    f = fopen(name, "w");
+    fputs("[1] [2]", f);
+    fclose(f);
+    j = json_from_file(name);
+    show("json_from_file with a trailer", j);
+    json_destroy(j);
+    unlink(name);
+}
+
 int
 main(void)
 {
@@ -458,5 +537,8 @@ main(void)
     rows_copies();
     rows_parser();
     rows_shash();
+    rows_more_shash();
+    rows_ds();
+    rows_files();
     return 0;
 }
