@@ -206,6 +206,15 @@ run cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror \
     -o "$T/unit" || fail "unit tests do not build"
 [ -x "$T/unit" ] && run_cases unit "$T/unit" "$TOP/tests/lib-json/conformance"
 
+# The storage form is recorded in the node: a _nocopy string that an
+# allocator places right after its node is still freed.
+if run cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I"$LIB/include" \
+       "$TOP/tests/lib-json/alloc-adjacent.c" "$T/gcc/libovsjson.a" -o "$T/alloc-adjacent"; then
+    run_cases storage "$T/alloc-adjacent"
+else
+    fail "storage: alloc-adjacent does not build (log: $LOG)"
+fi
+
 stage "lib-json: conformance"
 conformance conformance "$T/gcc/test-json"
 
