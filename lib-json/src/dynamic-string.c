@@ -77,44 +77,49 @@ ds_put_char_multiple(struct ds *ds, char c, size_t n)
     memset(ds_put_uninit(ds, n), c, n);
 }
 
+/* Returns how many bytes 'format' makes of the arguments in 'args', which
+ * it consumes. */
+static size_t
+format_length(const char *format, va_list args)
+{
+    char one[1];
+    int len;
+
+    ovs_assert(format != NULL);
+    len = vsnprintf(one, sizeof one, format, args);
+    if (len < 0) {
+        ojs_abort("bad format");
+    }
+    return len;
+}
+
 /* Formats twice, without va_copy(): once to measure, once in place. */
 void
 ds_put_format(struct ds *ds, const char *format, ...)
 {
     va_list args;
-    char one[1];
-    int len;
+    size_t len;
 
-    ovs_assert(format != NULL);
     va_start(args, format);
-    len = vsnprintf(one, sizeof one, format, args);
+    len = format_length(format, args);
     va_end(args);
-    if (len < 0) {
-        ojs_abort("bad format");
-    }
+
     va_start(args, format);
-    vsnprintf(ds_put_uninit(ds, len), (size_t) len + 1, format, args);
+    vsnprintf(ds_put_uninit(ds, len), len + 1, format, args);
     va_end(args);
 }
 
-/* Measures the output first, then formats it straight into its place. */
+/* Measures the output on a copy of 'args', then formats it in place. */
 void
 ds_put_format_valist(struct ds *ds, const char *format, va_list args)
 {
     va_list probe;
-    char one[1];
-    int len;
+    size_t len;
 
-    ovs_assert(format != NULL);
     va_copy(probe, args);
-    len = vsnprintf(one, sizeof one, format, probe);
+    len = format_length(format, probe);
     va_end(probe);
-    if (len < 0) {
-        ojs_abort("bad format");
-    }
-
-    char *dst = ds_put_uninit(ds, (size_t) len);
-    vsnprintf(dst, (size_t) len + 1, format, args);
+    vsnprintf(ds_put_uninit(ds, len), len + 1, format, args);
 }
 
 /* Appends the UTF-8 encoding of code point 'uc'; out of range values become

@@ -656,7 +656,8 @@ test_api_36(void)
         CHECK(j->storage_type == JSON_STRING_DYNAMIC);
         json_object_put_uuid(o, "_uuid", &u);
         char *t = json_to_string(o, 0);
-        CHECK(!strcmp(t, "{\"_uuid\":\"01234567-89ab-cdef-0011-2233fedcba98\"}"));
+        CHECK(!strcmp(t, "{\"_uuid\":"
+                      "\"01234567-89ab-cdef-0011-2233fedcba98\"}"));
         free(t);
         json_destroy(j);
         json_destroy(o);

@@ -40,7 +40,8 @@ struct shash {
     const char *names_hi;       /* block of their parent and aren't freed. */
 };
 
-#define SHASH_INITIALIZER(SHASH) { NULL, 0, 0, NULL, 0, true, true, NULL, NULL }
+#define SHASH_INITIALIZER(SHASH) \
+    { NULL, 0, 0, NULL, 0, true, true, NULL, NULL }
 
 /* Iterates NODE (a "struct shash_node *") over SHASH in insertion order.
  * The map must not be modified during the iteration. */
