@@ -25,6 +25,10 @@
 extern "C" {
 #endif
 
+/* lib-json's own version (not OVS's): the soname is libovsjson.so.MAJOR,
+ * and ovsjson.pc says the same version.  lib-json/Makefile reads it here. */
+#define OVSJSON_VERSION "1.0.0"
+
 struct ds;
 struct uuid;
 
