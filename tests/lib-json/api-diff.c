@@ -194,10 +194,12 @@ rows_arrays(void)
                                           json_integer_create(3));
     printf("json_array_create_1/2/3: %s %s %s\n", storage_name(i1),
            storage_name(i2), storage_name(i3));
+#ifndef API_DIFF_NO_CONTAINS_STRING     /* OVS 3.1 has no such function. */
     printf("json_array_contains_string: %d %d %d\n",
            json_array_contains_string(i3, "b"),
            json_array_contains_string(i3, "c"),
            json_array_contains_string(i1, "a"));
+#endif
     json_array_add(i3, json_integer_create(4));
     printf("json_array_add to INLINE_3: %s size %zu\n", storage_name(i3),
            json_array_size(i3));
@@ -235,17 +237,21 @@ rows_objects(void)
     struct json *arr = json_array_create_empty();
     struct uuid u = { { 1, 2, 3, 4 } };
 
+#ifndef API_DIFF_NO_OBJECT_IS_EMPTY     /* Not in the 3.5 and 3.1 backports. */
     printf("json_object_is_empty: new %d, array %d, NULL %d\n",
            json_object_is_empty(o), json_object_is_empty(arr),
            json_object_is_empty(NULL));
+#endif
     json_object_put(o, "b", json_integer_create(1));
     json_object_put(o, "b", json_integer_create(2));    /* Replaces. */
     json_object_put_nocopy(o, strdup("a"), json_string_create("x"));
     json_object_put_string(o, "c", "a string longer than twenty-three");
     json_object_put_format(o, "d", "%d-%s-%.2f", 7, "fmt", 0.5);
     json_object_put_uuid(o, "e", &u);
+#ifndef API_DIFF_NO_OBJECT_IS_EMPTY
     printf("json_object_is_empty: filled %d, count %zu\n",
            json_object_is_empty(o), shash_count(json_object(o)));
+#endif
     printf("shash_find_data(json_object(o), \"b\"): %lld\n",
            (long long int) json_integer(shash_find_data(json_object(o),
                                                         "b")));
