@@ -7,8 +7,14 @@ DEBDIR="$BUILD/debs"
 
 # apt options for a private configuration: our own sources, lists, cache
 # and an empty dpkg status, so that /etc/apt is neither read nor changed.
+# We ask for one exact version, whose sha256 the signed index gives, so a
+# Release file past its Valid-Until date (sid's last a week; a snapshot
+# mirror's, or a machine whose clock is ahead of its mirror, are past it)
+# does not stop the fetch.  No translations: we never show descriptions.
 apt_opts() {
     printf '%s\n' \
+        -o "Acquire::Check-Valid-Until=false" \
+        -o "Acquire::Languages=none" \
         -o "Dir::Etc::SourceList=/dev/null" \
         -o "Dir::Etc::SourceParts=$APTDIR/sources.list.d" \
         -o "Dir::Etc::Preferences=/dev/null" \
@@ -20,6 +26,7 @@ apt_opts() {
         -o "APT::Sandbox::User=root"
 }
 
+# apt_private_setup SUITE: sources for the one suite that has the base.
 apt_private_setup() {
     mkdir -p "$APTDIR/sources.list.d" "$APTDIR/preferences.d" \
              "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
@@ -27,7 +34,7 @@ apt_private_setup() {
     cat >"$APTDIR/sources.list.d/ovs-json-perf.sources" <<EOF
 Types: deb
 URIs: ${OVS_JSON_PERF_MIRROR:-http://deb.debian.org/debian}
-Suites: bookworm trixie sid
+Suites: $1
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
@@ -43,7 +50,7 @@ cached_deb() {
 download_deb() {
     local base=$1 v=${DEB_VERSION[$1]} opts
     mapfile -t opts < <(apt_opts)
-    apt_private_setup
+    apt_private_setup "${DEB_SUITE[$base]}"
     stage "fetch: apt-get update (private lists under $APTDIR)"
     run apt-get "${opts[@]}" update -q ||
         die "cannot reach the Debian archive and OVS $base is not cached in $DEBDIR"
