@@ -139,6 +139,20 @@ need_clang() {
     need_pkgs "libclang-rt-$major-dev"
 }
 
+# set_ovs_gcc TREE: OVS_GCC, the gcc that builds TREE.  OVS 3.1's
+# lib/ovs-atomic.h takes __has_extension(c_atomic), which gcc 14 (Debian
+# 13) also has, for clang and includes ovs-atomic-clang.h, whose builtins
+# gcc lacks; later releases (3.5.0) also test __clang__.  For such a tree
+# under gcc 14 or later, Debian 12's gcc-12.
+set_ovs_gcc() {
+    OVS_GCC=gcc
+    if grep -q '^ *#elif __has_extension(c_atomic)' "$1/lib/ovs-atomic.h" 2>/dev/null &&
+       [ "$(gcc -dumpversion | cut -d. -f1)" -ge 14 ]; then
+        need_pkgs gcc-12
+        OVS_GCC=gcc-12
+    fi
+}
+
 need_build_deps() {
     # shellcheck disable=SC2086
     need_pkgs $OVS_BUILD_PKGS
