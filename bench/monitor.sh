@@ -24,6 +24,7 @@ usage: ./build.sh bench monitor [--clients N] [--txns K] [--base BASE]
                                 [--sweep "1 10 50 120 250 500" | --no-sweep]
                                 [--sweep-txns K] [--variants "before stock patched"]
                                 [--seed S] [--results-dir DIR] [--tag NAME]
+                                [--perf]
 
   --clients      monitoring clients of the main comparison (default 120, 1..1000)
   --txns         workload transactions per run (default 10)
@@ -41,6 +42,12 @@ usage: ./build.sh bench monitor [--clients N] [--txns K] [--base BASE]
   --seed         generator seed (default ovs-json-perf)
   --results-dir  where the JSON, text and PNG results go (default bench/results)
   --tag          name of the result files (default monitor-<base>)
+  --perf         profile the server with "perf record -g" (dwarf) during the workload
+                 of every run (not the initial contents) and write each
+                 run's breakdown to <results-dir>/<tag>-perf-<run>.txt: top
+                 functions by self and by inclusive samples, the share of
+                 kernel samples.  Profiled runs are slower: do not quote
+                 their CPU times.
 EOF
 }
 
@@ -56,6 +63,7 @@ VARIANTS_ARG="before stock patched"
 SEED=ovs-json-perf
 RESULTS_DIR="$TOP/bench/results"
 TAG=
+PERF=0
 while [ $# -gt 0 ]; do
     case $1 in
     --clients) CLIENTS=${2:-}; shift 2 || die "--clients needs a value" ;;
@@ -83,6 +91,7 @@ while [ $# -gt 0 ]; do
     --results-dir=*) RESULTS_DIR=${1#*=}; shift ;;
     --tag) TAG=${2:-}; shift 2 || die "--tag needs a value" ;;
     --tag=*) TAG=${1#*=}; shift ;;
+    --perf) PERF=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option '$1'" ;;
     esac
@@ -170,6 +179,7 @@ fmt_bytes() {
 stage "bench monitor: base $BASE, builds: ${VARIANTS[*]}, $CLIENTS clients, $TXNS transactions of $BATCH flows, $RUNS run(s); sweep: ${SWEEP:-none}"
 need_build_deps
 need_pkgs gnuplot-nox
+[ "$PERF" = 0 ] || command -v perf >/dev/null || need_pkgs linux-perf
 declare -A TREE
 for v in "${VARIANTS[@]}"; do
     case $v in
@@ -294,16 +304,82 @@ run_one() {
     local v=$1 n=$2 k=$3 name=$4 d="$RUNDIR/srv"
     start_server "$v" "$d"
     [ -s "$REQUESTS" ] || make_requests "$d/sock"
-    if ! "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
-            --server-pid "$SERVER_PID" --server-log "$d/log" \
-            --clients "$n" --txns "$k" --batch "$BATCH" \
-            >"$RESDIR/$name.txt" 2>"$RESDIR/$name.err"; then
+    if ! load_run "$d" "$n" "$k" "$name"; then
         cat "$RESDIR/$name.err" >>"$LOG"
         cp "$d/log" "$LOGDIR/bench-monitor-server-$name.log" 2>/dev/null || true
         die "run $name failed: $(tail -n 1 "$RESDIR/$name.err") (server log: $LOGDIR/bench-monitor-server-$name.log)"
     fi
     { echo "--- $name"; cat "$RESDIR/$name.txt"; } >>"$LOG"
     stop_server "$v" "$d"
+    [ "$PERF" = 0 ] || perf_report "$v" "$n" "$k" "$name"
+}
+
+# load_run DIR CLIENTS TXNS NAME: runs the load client against the server;
+# with --perf, records the server from the end of the initial contents
+# (the load client's "init_server_cpu_s" line) to the end of the workload.
+load_run() {
+    local d=$1 n=$2 k=$3 name=$4 load_pid perf_pid rc=0 i
+    "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
+        --server-pid "$SERVER_PID" --server-log "$d/log" \
+        --clients "$n" --txns "$k" --batch "$BATCH" \
+        >"$RESDIR/$name.txt" 2>"$RESDIR/$name.err" &
+    load_pid=$!
+    if [ "$PERF" = 0 ]; then
+        wait "$load_pid" || return
+        return 0
+    fi
+    for i in $(seq 1 6000); do
+        grep -q '^init_server_cpu_s ' "$RESDIR/$name.txt" 2>/dev/null && break
+        kill -0 "$load_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    perf record -q --call-graph dwarf,16384 -F 1999 -p "$SERVER_PID" -o "$RESDIR/$name.perf" \
+        >>"$LOG" 2>&1 &
+    perf_pid=$!
+    wait "$load_pid" || rc=$?
+    kill -INT "$perf_pid" 2>/dev/null || true
+    wait "$perf_pid" || true
+    return "$rc"
+}
+
+# perf_report VARIANT CLIENTS TXNS NAME: the breakdown of a --perf run.
+perf_report() {
+    local v=$1 n=$2 k=$3 name=$4 data="$RESDIR/$name.perf"
+    local out="$RESULTS_DIR/$TAG-perf-$name.txt" total kernel
+    [ -s "$data" ] || die "perf recorded nothing for run $name"
+    total=$(perf report -i "$data" --stdio --header-only 2>/dev/null |
+                awk '/^# sample duration/ { print; exit }')
+    kernel=$(perf report -i "$data" --stdio --no-children --sort dso \
+                 -g none 2>/dev/null | awk '$1 ~ /%$/ { s = $1; sub(/%/, "", s);
+                     if ($2 ~ /^\[kernel/) k += s; t += s }
+                     END { printf "%.1f", t ? k * 100 / t : 0 }')
+    {
+        echo "perf record -g of ovsdb-server ($v, OVS $BASE) during the workload:"
+        echo "$n clients, $k transactions of $BATCH flows, $SCALE database."
+        echo "Loaded shared machine: compare shares, not times.  ${total#\# }"
+        echo
+        echo "Kernel share of samples: $kernel %"
+        echo
+        echo "== Samples by shared object"
+        perf report -i "$data" --stdio --no-children --sort dso -g none \
+            2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 10
+        echo
+        echo "== Top functions, self (no children)"
+        perf report -i "$data" --stdio --no-children --sort dso,sym \
+            -g none --percent-limit 0.5 2>/dev/null |
+            grep -v '^#' | grep -v '^$' | head -n 40
+        echo
+        echo "== Top functions, inclusive (children)"
+        perf report -i "$data" --stdio --children --sort sym \
+            -g none --percent-limit 2 2>/dev/null |
+            grep -v '^#' | grep -v '^$' | head -n 50
+        echo
+        echo "== Callers of the top self functions (caller graph, 2% limit)"
+        perf report -i "$data" --stdio --no-children --sort sym \
+            -g caller,2,callee,function,percent --percent-limit 3 \
+            2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 200
+    } >"$out"
+    stage "  perf: $kernel % kernel; breakdown in $out"
 }
 
 # get NAME KEY: a value of a run.
