@@ -436,9 +436,9 @@ REF_HASH=$(get "main-$FIRST-1" bytes_hash)
 stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes (exact: $(echo "${!EXACT[@]}" | tr ' ' '/'); up to member order: all)"
 
 # Per-variant medians and pooled poll intervals.
-declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS
+declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS
 for v in "${VARIANTS[@]}"; do
-    a=() w=() f=() f9=() ic=()
+    a=() w=() f=() f9=() ic=() rs=()
     POLLS[$v]=
     for r in $(seq 1 "$RUNS"); do
         a+=("$(get "main-$v-$r" server_cpu_s)")
@@ -446,6 +446,7 @@ for v in "${VARIANTS[@]}"; do
         f+=("$(get "main-$v-$r" fanout_ms_median)")
         f9+=("$(get "main-$v-$r" fanout_ms_p95)")
         ic+=("$(get "main-$v-$r" init_server_cpu_s)")
+        rs+=("$(get "main-$v-$r" server_peak_rss_kb)")
         POLLS[$v]+=" $(get "main-$v-$r" poll_intervals)"
     done
     CPU[$v]=$(median "${a[@]}")
@@ -453,6 +454,7 @@ for v in "${VARIANTS[@]}"; do
     FANMED[$v]=$(median "${f[@]}")
     FAN95[$v]=$(median "${f9[@]}")
     INIT_CPU[$v]=$(median "${ic[@]}")
+    RSS[$v]=$(median "${rs[@]}")
 done
 
 # poll_stats MS...: count min max median mean p95 (linear interpolation).
@@ -500,6 +502,14 @@ report() {
     fi
     if [ -n "${CPU[stock]:-}" ] && [ -n "${CPU[patched]:-}" ]; then
         echo "  server CPU, patched vs stock:  $(change "${CPU[stock]}" "${CPU[patched]}")%"
+    fi
+    echo
+    echo "Peak server RSS during the workload (VmHWM, reset when it starts):"
+    for v in "${VARIANTS[@]}"; do
+        printf '  %-7s %10s\n' "$(label "$v")" "$(fmt_bytes "$(awk -v k="${RSS[$v]}" 'BEGIN { printf "%.0f", k * 1024 }')")"
+    done
+    if [ -n "${RSS[stock]:-}" ] && [ -n "${RSS[patched]:-}" ]; then
+        echo "  peak RSS, patched vs stock:    $(change "${RSS[stock]}" "${RSS[patched]}")%"
     fi
     echo
     echo "Unreasonably long poll intervals (ms) of the server during the workload,"
