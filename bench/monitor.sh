@@ -344,8 +344,9 @@ load_run() {
 
 # perf_report VARIANT CLIENTS TXNS NAME: the breakdown of a --perf run.
 perf_report() {
-    local v=$1 n=$2 k=$3 name=$4 data="$RESDIR/$name.perf"
-    local out="$RESULTS_DIR/$TAG-perf-$name.txt" total kernel
+    local v=$1 n=$2 k=$3 name=$4
+    local data="$RESDIR/$name.perf" out="$RESULTS_DIR/$TAG-perf-$name.txt"
+    local total kernel
     [ -s "$data" ] || die "perf recorded nothing for run $name"
     total=$(perf report -i "$data" --stdio --header-only 2>/dev/null |
                 awk '/^# sample duration/ { print; exit }')
