@@ -304,7 +304,7 @@ run_one() {
     local v=$1 n=$2 k=$3 name=$4 d="$RUNDIR/srv"
     start_server "$v" "$d"
     [ -s "$REQUESTS" ] || make_requests "$d/sock"
-    if ! load_run "$d" "$n" "$k" "$name"; then
+    if ! load_run "$v" "$d" "$n" "$k" "$name"; then
         cat "$RESDIR/$name.err" >>"$LOG"
         cp "$d/log" "$LOGDIR/bench-monitor-server-$name.log" 2>/dev/null || true
         die "run $name failed: $(tail -n 1 "$RESDIR/$name.err") (server log: $LOGDIR/bench-monitor-server-$name.log)"
@@ -314,31 +314,44 @@ run_one() {
     [ "$PERF" = 0 ] || perf_report "$v" "$n" "$k" "$name"
 }
 
-# load_run DIR CLIENTS TXNS NAME: runs the load client against the server;
-# with --perf, records the server from the end of the initial contents
-# (the load client's "init_server_cpu_s" line) to the end of the workload.
+# load_run VARIANT DIR CLIENTS TXNS NAME: runs the load client against the
+# server.  Between the initial contents and the workload (the load client's
+# --gate), it reads the server's poll_create_node coverage counter, and
+# again after the workload: "server_poll_nodes" in the results, the number
+# of fds the main loop registered with poll() during the workload, about
+# the number of sessions times the passes of the main loop.  With --perf,
+# it records the server during the workload only.
 load_run() {
-    local d=$1 n=$2 k=$3 name=$4 load_pid perf_pid rc=0 i
+    local v=$1 d=$2 n=$3 k=$4 name=$5 load_pid perf_pid= rc=0 i nodes0 nodes1
+    local gate="$d/gate" appctl="${TREE[$v]}/utilities/ovs-appctl"
+    rm -f "$gate"
     "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
         --server-pid "$SERVER_PID" --server-log "$d/log" \
-        --clients "$n" --txns "$k" --batch "$BATCH" \
+        --clients "$n" --txns "$k" --batch "$BATCH" --gate "$gate" \
         >"$RESDIR/$name.txt" 2>"$RESDIR/$name.err" &
     load_pid=$!
-    if [ "$PERF" = 0 ]; then
-        wait "$load_pid" || return
-        return 0
-    fi
-    for i in $(seq 1 6000); do
-        grep -q '^init_server_cpu_s ' "$RESDIR/$name.txt" 2>/dev/null && break
+    for i in $(seq 1 60000); do
+        grep -q '^workload_ready ' "$RESDIR/$name.txt" 2>/dev/null && break
         kill -0 "$load_pid" 2>/dev/null || break
-        sleep 0.1
+        sleep 0.01
     done
-    perf record -q --call-graph dwarf,16384 -F 1999 -p "$SERVER_PID" -o "$RESDIR/$name.perf" \
-        >>"$LOG" 2>&1 &
-    perf_pid=$!
+    nodes0=$("$appctl" -t "$d/ctl" coverage/read-counter poll_create_node 2>/dev/null || echo -)
+    if [ "$PERF" = 1 ]; then
+        perf record -q --call-graph dwarf,16384 -F 1999 -p "$SERVER_PID" \
+            -o "$RESDIR/$name.perf" >>"$LOG" 2>&1 &
+        perf_pid=$!
+        sleep 0.5
+    fi
+    touch "$gate"
     wait "$load_pid" || rc=$?
-    kill -INT "$perf_pid" 2>/dev/null || true
-    wait "$perf_pid" || true
+    if [ -n "$perf_pid" ]; then
+        kill -INT "$perf_pid" 2>/dev/null || true
+        wait "$perf_pid" || true
+    fi
+    nodes1=$("$appctl" -t "$d/ctl" coverage/read-counter poll_create_node 2>/dev/null || echo -)
+    if [ "$rc" = 0 ] && [ "$nodes0" != - ] && [ "$nodes1" != - ]; then
+        echo "server_poll_nodes $((nodes1 - nodes0))" >>"$RESDIR/$name.txt"
+    fi
     return "$rc"
 }
 
@@ -437,9 +450,9 @@ REF_HASH=$(get "main-$FIRST-1" bytes_hash)
 stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes (exact: $(echo "${!EXACT[@]}" | tr ' ' '/'); up to member order: all)"
 
 # Per-variant medians and pooled poll intervals.
-declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS
+declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS NODES
 for v in "${VARIANTS[@]}"; do
-    a=() w=() f=() f9=() ic=() rs=()
+    a=() w=() f=() f9=() ic=() rs=() pn=()
     POLLS[$v]=
     for r in $(seq 1 "$RUNS"); do
         a+=("$(get "main-$v-$r" server_cpu_s)")
@@ -448,6 +461,7 @@ for v in "${VARIANTS[@]}"; do
         f9+=("$(get "main-$v-$r" fanout_ms_p95)")
         ic+=("$(get "main-$v-$r" init_server_cpu_s)")
         rs+=("$(get "main-$v-$r" server_peak_rss_kb)")
+        pn+=("$(get "main-$v-$r" server_poll_nodes)")
         POLLS[$v]+=" $(get "main-$v-$r" poll_intervals)"
     done
     CPU[$v]=$(median "${a[@]}")
@@ -456,6 +470,7 @@ for v in "${VARIANTS[@]}"; do
     FAN95[$v]=$(median "${f9[@]}")
     INIT_CPU[$v]=$(median "${ic[@]}")
     RSS[$v]=$(median "${rs[@]}")
+    NODES[$v]=$(median "${pn[@]}")
 done
 
 # poll_stats MS...: count min max median mean p95 (linear interpolation).
@@ -512,6 +527,13 @@ report() {
     if [ -n "${RSS[stock]:-}" ] && [ -n "${RSS[patched]:-}" ]; then
         echo "  peak RSS, patched vs stock:    $(change "${RSS[stock]}" "${RSS[patched]}")%"
     fi
+    echo
+    echo "Fds the main loop registered with poll() during the workload"
+    echo "(poll_create_node), per client and transaction: about the passes"
+    echo "of the main loop per transaction:"
+    for v in "${VARIANTS[@]}"; do
+        printf '  %-7s %10s\n' "$(label "$v")" "$(awk -v x="${NODES[$v]}" -v n="$CLIENTS" -v k="$TXNS" 'BEGIN { if (x == "nan" || x == "") print "-"; else printf "%.1f", x / n / k }')"
+    done
     echo
     echo "Unreasonably long poll intervals (ms) of the server during the workload,"
     echo "all $RUNS runs pooled:"

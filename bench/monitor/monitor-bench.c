@@ -25,6 +25,7 @@
  *                      (--tables T1,T2,... | --requests FILE)
  *                      [--server-log FILE] [--clients N] [--txns K]
  *                      [--batch L] [--dps D] [--db NAME] [--timeout S]
+ *                      [--gate FILE]
  *
  * --tables monitors all columns of the tables; --requests FILE holds the
  * <monitor-requests> JSON object itself, e.g. with explicit column lists. */
@@ -84,6 +85,7 @@ static const char *socket_path;
 static const char *tables_arg;
 static char *requests;          /* Contents of the --requests file. */
 static const char *server_log;
+static const char *gate_file;   /* --gate: wait for it before the workload. */
 static const char *db_name = "OVN_Southbound";
 static int server_pid;
 static int n_clients = 120;
@@ -642,7 +644,7 @@ usage(void)
            "         (--tables T1,T2,... | --requests FILE)\n"
            "         [--server-log FILE] [--clients N] [--txns K] "
            "[--batch L]\n"
-           "         [--dps D] [--db NAME] [--timeout SECONDS]\n");
+           "         [--dps D] [--db NAME] [--timeout SECONDS] [--gate FILE]\n");
 }
 
 static long
@@ -669,6 +671,7 @@ parse_options(int argc, char *argv[])
         { "requests", required_argument, NULL, 'r' },
         { "server-pid", required_argument, NULL, 'p' },
         { "server-log", required_argument, NULL, 'l' },
+        { "gate", required_argument, NULL, 'g' },
         { "clients", required_argument, NULL, 'n' },
         { "txns", required_argument, NULL, 'k' },
         { "batch", required_argument, NULL, 'b' },
@@ -689,6 +692,7 @@ parse_options(int argc, char *argv[])
             server_pid = int_arg("server-pid", optarg, 1, 1 << 30);
             break;
         case 'l': server_log = optarg; break;
+        case 'g': gate_file = optarg; break;
         case 'n':
             n_clients = int_arg("clients", optarg, 1, MAX_CLIENTS);
             break;
@@ -778,6 +782,23 @@ main(int argc, char *argv[])
     workload_setup(&w, &txn, writer.next_id);
     updates = 1;
     transact(&txn, writer.next_id++, updates, "the setup transaction");
+
+    /* With --gate, say so and wait for FILE, so that the caller can read
+     * the server's counters or attach a profiler right before the
+     * workload. */
+    if (gate_file) {
+        double deadline = now() + timeout_s;
+
+        printf("workload_ready 1\n");
+        fflush(stdout);
+        while (access(gate_file, F_OK)) {
+            if (now() > deadline) {
+                fatal("--gate: %s did not appear in %d s", gate_file,
+                      timeout_s);
+            }
+            usleep(10000);
+        }
+    }
 
     /* The workload. */
     lat = calloc(n_txns, sizeof *lat);
