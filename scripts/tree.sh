@@ -33,7 +33,7 @@ has_feature() {
     inline-arrays) path=include/openvswitch/json.h pattern=JSON_ARRAY_INLINE ;;
     *) return 1 ;;
     esac
-    source_file "$dir" "$rev" "$path" | grep -q "$pattern"
+    grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
 }
 
 detect_features() {
@@ -238,10 +238,10 @@ check_managed_work() {
     done
     # No record (an older apply): the branch is ours if its reflog has
     # nothing but its creation and git am.
-    if git_tree reflog exists "refs/heads/$new" &&
-       ! git_tree reflog show --format=%gs "refs/heads/$new" -- |
-           grep -qvE '^(branch: Created from|am: )'; then
-        return 0
+    local log
+    if git_tree reflog exists "refs/heads/$new"; then
+        log=$(git_tree reflog show --format=%gs "refs/heads/$new" --)
+        grep -qvE '^(branch: Created from|am: )' <<<"$log" || return 0
     fi
     [ "$FORCE" = 0 ] || return 0
     n=$(git_tree rev-list --count "base/$SERIES_BASE..$tip")
