@@ -12,27 +12,29 @@ tree_manifest() {
     (
         cd "$dir" || exit 1
         if [ "$kind" = git ]; then
-            local gd f
-            echo "head $(git symbolic-ref -q HEAD || echo detached) $(git rev-parse -q --verify HEAD || echo none)"
-            git for-each-ref --format='ref %(refname) %(objectname)'
-            git ls-files -s | sed 's/^/index /'
-            git config --local --list 2>/dev/null | sed 's/^/config /'
-            git status --porcelain --untracked-files=all | sed 's/^/status /'
-            gd=$(git rev-parse --absolute-git-dir)
-            for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD BISECT_LOG; do
-                [ ! -e "$gd/$f" ] || echo "state $f"
-            done
-            git ls-files -z -c -o --exclude-standard
+            git_facts
+            git ls-files -z -c -o --exclude-standard | sort -zu >"$APPLY_WORK/files"
         else
-            find . \( -type f -o -type l \) -printf '%P\0'
-        fi | sort -zu | xargs -0 -r stat -c 'mode %a %n' -- 2>/dev/null || true
-        if [ "$kind" = git ]; then
-            git ls-files -z -c -o --exclude-standard
-        else
-            find . -type f -printf '%P\0'
-        fi | sort -zu | xargs -0 -r sha256sum -- 2>/dev/null | sed 's/^/sum /' || true
+            find . \( -type f -o -type l \) -printf '%P\0' | sort -z >"$APPLY_WORK/files"
+        fi
+        xargs -0 -r stat -c 'mode %a %n' -- <"$APPLY_WORK/files" 2>/dev/null || true
+        xargs -0 -r sha256sum -- <"$APPLY_WORK/files" 2>/dev/null | sed 's/^/sum /' || true
         find . -name .git -prune -o -type d -printf 'dir %m %P\n' | sed 's/^\(dir [0-7]*\) $/\1 ./'
     ) | LC_ALL=C sort
+}
+
+# git_facts: in a git work tree, what git knows of it.
+git_facts() {
+    local gd f
+    echo "head $(git symbolic-ref -q HEAD || echo detached) $(git rev-parse -q --verify HEAD || echo none)"
+    git for-each-ref --format='ref %(refname) %(objectname)'
+    git ls-files -s | sed 's/^/index /'
+    git config --local --list 2>/dev/null | sed 's/^/config /'
+    git status --porcelain --untracked-files=all | sed 's/^/status /'
+    gd=$(git rev-parse --absolute-git-dir)
+    for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD BISECT_LOG BISECT_START; do
+        [ ! -e "$gd/$f" ] || echo "state $f"
+    done
 }
 
 # manifest_modes MANIFEST: "MODE PATH" of every file and directory.
@@ -53,6 +55,19 @@ restore_modes() {
         [ $(( (8#$now ^ 8#$mode) & 8#100 )) -eq 0 ] || [ -d "$dir/$path" ] || continue
         chmod "$mode" "$dir/$path" 2>/dev/null || true
     done < <(manifest_modes "$manifest")
+}
+
+# manifest_diff BEFORE NOW: what differs, one line each ("contents PATH",
+# "mode PATH", "index PATH", or the fact itself: head, ref, config, ...).
+manifest_diff() {
+    diff "$1" "$2" | awk '
+        !/^[<>] / { next }
+        { $1 = "" }
+        $2 == "sum" { $2 = "contents"; $3 = "" }
+        $2 == "mode" || $2 == "dir" { $2 = "mode"; $3 = "" }
+        $2 == "index" { $2 = "index"; $3 = ""; $4 = ""; $5 = "" }
+        { line = $0; gsub(/  +/, " ", line); sub(/^ +/, "", line); print line }' |
+        LC_ALL=C sort -u
 }
 
 # load_manifest MANIFEST PREFIX: fill the associative arrays PREFIX_SUM,

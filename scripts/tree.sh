@@ -313,8 +313,7 @@ apply_rollback() {
     [ -z "$APPLY_GITDIR" ] || APPLY_KEEP=1
     {
         echo "the rollback could not restore $TREE; it differs from before in:"
-        diff "$APPLY_WORK/before" "$APPLY_WORK/now" | sed -n 's/^\([<>]\) \([a-z]*\) .* \([^ ]*\)$/  \2 \3/p' |
-            sort -u | head -n 20
+        manifest_diff "$APPLY_WORK/before" "$APPLY_WORK/now" | head -n 20 | sed 's/^/  /'
         echo "these commands restore it:"
         if [ -n "$APPLY_GITDIR" ]; then
             GIT_ENV="GIT_DIR=$(printf '%q' "$APPLY_GITDIR") GIT_WORK_TREE=." \

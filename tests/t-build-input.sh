@@ -810,6 +810,43 @@ EOF
     fi
 }
 
+# restore_commands on its own: from a tree apply left in the worst state
+# (HEAD on a new branch with a commit, an old branch and its config
+# deleted, a file added in a new directory, a mode changed), the commands
+# bring back the fingerprint taken before.
+t_restore_commands_unit() {
+    local d="$SCRATCH/restore-unit" w="$SCRATCH/restore-work" orig name
+    name="restore_commands: branches, HEAD, config, files, directories and modes come back"
+    checkout 3.5.0 "$d"
+    git -C "$d" branch keep
+    git -C "$d" config branch.keep.description "my work"
+    orig=$(git -C "$d" rev-parse HEAD)
+    mkdir -p "$w"
+    (
+        # shellcheck source=../scripts/guard.sh
+        . "$TOP/scripts/guard.sh"
+        APPLY_WORK=$w
+        tree_manifest "$d" git >"$w/before"
+        cd "$d"
+        git checkout -q -b ovs-json-perf/3.5.0
+        echo "/* x */" >>lib/json.c
+        git commit -q -am "x"
+        git branch -q -D keep
+        mkdir newdir && echo new >newdir/new.txt
+        chmod 600 README.rst
+        tree_manifest "$d" git >"$w/now"
+        cd /
+        restore_commands "$d" git "$w/before" "$w/now" "$orig" >"$w/cmds"
+        bash -e "$w/cmds" >/dev/null 2>&1
+        tree_manifest "$d" git >"$w/after"
+    )
+    if ! diff -q "$w/before" "$w/now" >/dev/null && cmp -s "$w/before" "$w/after"; then
+        pass "$name"
+    else
+        failed "$name" "$(diff "$w/before" "$w/after" | head -n 5 | tr '\n' '|') (commands: $(tr '\n' '|' <"$w/cmds"))"
+    fi
+}
+
 main() {
     make_series 3.5.0 "$SCRATCH/series"
     t_not_ovs
@@ -833,6 +870,7 @@ main() {
     t_readonly
     t_rollback_commands git
     t_rollback_commands plain
+    t_restore_commands_unit
     t_modes git
     t_modes plain
     t_managed_work
