@@ -124,6 +124,15 @@ make_series() {
         cp "$out/good/$base/0001-"*.patch "$out/good/$base/0002-"*.patch "$out/bad3/$base/"
         cp "$out/good/$base/0002-"*.patch "$out/bad3/$base/0003-test-touch-json.c-again.patch"
         (cd "$out/bad3/$base" && ls ./*.patch | sed 's|^\./||' >series)
+        # partial: the second patch changes lib/json.c and a file in tests/.
+        mkdir -p "$out/partial/$base"
+        cp "$out/good/$base/0001-"*.patch "$out/partial/$base/"
+        git checkout -q -b partial HEAD~2
+        sed -i '1s/$/ \/* partial *\//' lib/json.c
+        echo "# partial" >>tests/atlocal.in
+        git commit -q -am "test: touch json.c and tests"
+        git format-patch -q --start-number 2 -o "$out/partial/$base" -1
+        (cd "$out/partial/$base" && ls ./*.patch | sed 's|^\./||' >series)
     )
     rm -rf "$d"
 }
@@ -847,6 +856,47 @@ t_restore_commands_unit() {
     fi
 }
 
+# A directory turns read-only in the middle of apply: the second patch
+# has written lib/json.c when it fails on tests/.  Those files come back.
+t_partial_write() {
+    local kind=$1 d="$SCRATCH/partial-$1" before pid rc=0 name
+    name="$kind tree: a patch that fails half-written (tests/ turned read-only) is undone"
+    if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
+    before=$(snapshot "$d")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/partial" OVS_JSON_PERF_APPLY_DELAY=2 \
+        unpriv "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/out" 2>"$SCRATCH/err" &
+    pid=$!
+    for _ in $(seq 1 300); do
+        [ ! -e "$d/ovs-json-perf-test-1.txt" ] || break
+        sleep 0.1
+    done
+    chmod a-w "$d/tests"
+    wait "$pid" || rc=$?
+    if [ $rc -eq 0 ]; then
+        failed "$name" "exit 0"
+    elif ! grep -q '^error: 0002-.*does not apply.*the tree is back as it was' "$SCRATCH/err"; then
+        failed "$name" "$(grep -v '^|' "$SCRATCH/err" | tr '\n' '|')"
+    elif [ "$(snapshot "$d")" != "$before" ]; then
+        failed "$name" "the tree changed"
+    else
+        pass "$name"
+    fi
+    chmod u+w "$d/tests"
+}
+
+# --force replaces an existing ovs-json-perf branch; when the series then
+# fails, the old branch and its config (its description) come back.
+t_force_rollback() {
+    local d="$SCRATCH/force-rollback" before
+    checkout 3.5.0 "$d"
+    git -C "$d" branch ovs-json-perf/3.5.0 HEAD~1
+    git -C "$d" config branch.ovs-json-perf/3.5.0.description "my cover letter"
+    before=$(snapshot "$d")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/bad" \
+        expect_refused "--force on a failing series: the replaced branch and its config come back" "$d" \
+        "does not apply.*the tree is back as it was" "$before" apply --ovs-src "$d" --force
+}
+
 main() {
     make_series 3.5.0 "$SCRATCH/series"
     t_not_ovs
@@ -871,6 +921,9 @@ main() {
     t_rollback_commands git
     t_rollback_commands plain
     t_restore_commands_unit
+    t_partial_write git
+    t_partial_write plain
+    t_force_rollback
     t_modes git
     t_modes plain
     t_managed_work
