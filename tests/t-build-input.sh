@@ -739,7 +739,7 @@ mirror_of() {
         # shellcheck source=../scripts/fetch.sh
         . "$TOP/scripts/fetch.sh"
         fetch_mirror
-    ) 2>&1
+    ) 2>&1 || true
 }
 
 t_mirror() {
