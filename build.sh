@@ -13,6 +13,8 @@ export TOP
 . "$TOP/scripts/tree.sh"
 # shellcheck source=scripts/guard.sh
 . "$TOP/scripts/guard.sh"
+# shellcheck source=scripts/regress.sh
+. "$TOP/scripts/regress.sh"
 
 usage() {
     cat <<EOF
@@ -29,6 +31,9 @@ usage: ./build.sh [VERB] [OPTIONS]
   detect [--base B | --ovs-src DIR]
                              print version and which changes the tree has
   export [--base B]          regenerate patches/<base>/ from the tree's branch
+  regress [--base B]         full make check on stock and patched B, compared
+                             test by test; results in bench/results/
+  report                     one table per base from the result files
   bench json|monitor|lib-json [OPTIONS]
                              run a benchmark (see bench/README.md)
   fuzz [SECONDS]             run the lib-json fuzzer
@@ -121,6 +126,19 @@ verb_export() {
         "$(git_tree rev-parse "refs/heads/$BRANCH_PREFIX/$SERIES_BASE")"
 }
 
+verb_regress() {
+    parse_tree_opts regress "--base" "$@"
+    log_start regress
+    resolve_tree
+    apply_series "$TREE"
+    regress_base "$BASE"
+}
+
+verb_report() {
+    [ $# -eq 0 ] || die "report: unexpected argument '$1' (./build.sh report takes none)"
+    report
+}
+
 verb_bench() {
     local what=${1:-}
     [ -n "$what" ] || die "usage: ./build.sh bench json|monitor|lib-json [OPTIONS]"
@@ -154,7 +172,7 @@ verb_main() {
 main() {
     case ${1:-} in
     -h|--help|help) usage ;;
-    fetch|detect|apply|build|check|export|bench|fuzz|test)
+    fetch|detect|apply|build|check|export|regress|report|bench|fuzz|test)
         local verb=$1
         shift
         "verb_$verb" "$@"

@@ -897,6 +897,58 @@ t_force_rollback() {
         "does not apply.*the tree is back as it was" "$before" apply --ovs-src "$d" --force
 }
 
+# regress_record and report on the made-up trees and logs of
+# t_suite_compare: a test that fails only patched is rerun; passing then,
+# it is flaky, failing again, a regression.  report prints the newest
+# result of each kind and base, and "no result" where there is none.
+t_regress() {
+    local d="$SCRATCH/suite" r="$SCRATCH/results" rc out
+    mkdir -p "$r"
+    rc=0
+    out=$(
+        # shellcheck source=../scripts/regress.sh
+        . "$TOP/scripts/regress.sh"
+        regress_rerun() { printf '## Running the tests. ##\n3. a.at:9: testing beta: with a colon ...\n3. a.at:9:  ok\n' >"$2"; }
+        regress_record 3.5.0 "$d/stock" "$d/patched" "$d/stock.log" "$d/patched.log" "$r/regress-3.5.0-a"
+    ) || rc=$?
+    if [ $rc -eq 0 ] && grep -qx 'regressions=0' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'flaky_on_rerun=1' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'stock_tests=3' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'stock_failed=1' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'patched_tests=4' "$r/regress-3.5.0-a.summary" &&
+       grep -qx '  a.at: beta: with a colon: passed on rerun (flaky)' "$r/regress-3.5.0-a.txt"; then
+        pass "regress: a test failing only patched that passes on rerun is flaky, not a regression"
+    else
+        failed "regress: a test that passes on rerun is flaky" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-a.summary" 2>&1) $out"
+    fi
+    rc=0
+    out=$(
+        . "$TOP/scripts/regress.sh"
+        regress_rerun() { printf '## Running the tests. ##\n3. a.at:9: testing beta: with a colon ...\n3. a.at:9: FAILED (a.at:11)\n' >"$2"; }
+        regress_record 3.5.0 "$d/stock" "$d/patched" "$d/stock.log" "$d/patched.log" "$r/regress-3.5.0-b"
+    ) || rc=$?
+    sed -i 's/^date=.*/date=2099-01-01T00:00:00Z/' "$r/regress-3.5.0-b.summary"
+    if [ $rc -eq 1 ] && grep -qx 'regressions=1' "$r/regress-3.5.0-b.summary" &&
+       grep -qx '  a.at: beta: with a colon: failed again: REGRESSION' "$r/regress-3.5.0-b.txt"; then
+        pass "regress: a test failing only patched, again on rerun, is a regression (exit 1)"
+    else
+        failed "regress: a test failing again on rerun is a regression" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-b.summary" 2>&1) $out"
+    fi
+    printf 'kind=fuzz\nbase=3.1.0\ndate=2026-11-30T10:00:00Z\nexecutions=1500000\ncrashes=0\n' >"$r/fuzz-3.1.0.summary"
+    OVS_JSON_PERF_RESULTS="$r" bs report
+    out=$(cat "$SCRATCH/out")
+    if [ "$RC" -eq 0 ] &&
+       grep -qE '^regressions against stock +1 +2099-01-01T00:00:00Z +regress-3.5.0-b.summary$' <<<"$out" &&
+       grep -qE '^tests run \(stock / patched\) +3 / 4 ' <<<"$out" &&
+       grep -qE '^fuzz executions +1500000 +2026-11-30T10:00:00Z +fuzz-3.1.0.summary$' <<<"$out" &&
+       [ "$(grep -cE '^sanitize +no result' <<<"$out")" -eq 3 ] &&
+       ! grep -q 'regress-3.5.0-a' <<<"$out"; then
+        pass "report: the newest result file of each kind, with its date; 'no result' where none"
+    else
+        failed "report: the newest result of each kind" "$(tr '\n' '|' <<<"$out")"
+    fi
+}
+
 main() {
     make_series 3.5.0 "$SCRATCH/series"
     t_not_ovs
@@ -931,6 +983,7 @@ main() {
     t_plain_good
     t_managed_reapply
     t_suite_compare
+    t_regress
     local b
     for b in 3.5.0 3.1.0; do
         if [ -s "$TOP/patches/$b/series" ]; then
