@@ -257,11 +257,13 @@ APPLY_OLD_CFG=      # that branch's config (branch.<name>.*)
 APPLY_GITDIR=       # a plain tree's temporary repository
 APPLY_WORK=         # fingerprints
 APPLY_KEEP=0        # keep the temporary repository: the commands use it
+APPLY_PREV_EXIT=    # the EXIT trap before apply set its own
 
 # Take the fingerprint of the tree as it is, before apply changes it.
 guard_begin() {
     APPLY_WORK=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-guard.XXXXXX")
     tree_manifest "$TREE" "$TREE_KIND" >"$APPLY_WORK/before"
+    APPLY_PREV_EXIT=$(trap -p EXIT)
     trap on_interrupt INT TERM HUP
     trap on_exit EXIT
 }
@@ -460,7 +462,8 @@ apply_series() {
     fi
     rm -rf "$APPLY_WORK"
     APPLY_WORK=
-    trap - EXIT
+    # The caller's EXIT trap, if it had one.
+    eval "${APPLY_PREV_EXIT:-trap - EXIT}"
 }
 
 # configure was made by this machine's autoconf, or needs ./boot.sh.
