@@ -9,12 +9,18 @@
 # and against lib/.libs/libopenvswitch.a of a stock and of a patched OVS
 # tree.  Documents: a dump of the quick OVN databases if the json benchmark
 # made them (build/bench/db/quick-*.db), generated OVSDB-shaped rows, a large
-# array of ["uuid", "..."] pairs, and string-heavy objects.  All three
-# builds must produce byte-identical output (checked).
+# array of ["uuid", "..."] pairs, and string-heavy objects; and, for the
+# documents whose members arrive sorted (the databases, the string-heavy
+# objects), the same documents with every object's members in a random
+# order ("-unsorted"): lib-json skips sorting sorted input, which flatters
+# it there.  All three builds must produce byte-identical output (checked).
 #
-# Reports callgrind instruction counts of the parse+serialize function and
-# median wall times of --runs interleaved runs (A B C A B C ...), side by
-# side with ratios.  The table is printed, and written to
+# Reports callgrind instruction counts of the parse+serialize function (one
+# run: the counts are deterministic) and wall times of --runs interleaved
+# runs (A B C A B C ...): the median with the spread of the runs (min and
+# max, in % of the median), and a ratio only where the two ranges do not
+# overlap.  The machine (CPU, cores, load average before and after) is part
+# of the report; wall times from a busy machine are not comparable.  The table is printed, and written to
 # build/lib-json/bench/results-<UTC time>.txt and bench/lib-json/RESULTS.md.
 set -euo pipefail
 
@@ -139,6 +145,15 @@ for kind in ovsdb uuid-pairs strings; do
     run "$B/drv-libjson" gen "$kind" "$MB" "$B/docs/gen-$kind.json"
     DOCS+=("gen-$kind")
 done
+# The same documents with unsorted object members, where they were sorted.
+for d in "${DOCS[@]}"; do
+    case $d in
+    db-*|gen-strings)
+        run "$B/drv-libjson" unsort "$B/docs/$d.json" "$B/docs/$d-unsorted.json"
+        DOCS+=("$d-unsorted")
+        ;;
+    esac
+done
 for d in "${DOCS[@]}"; do
     awk -v d="$d" -v n="$(stat -c %s "$B/docs/$d.json")" \
         'BEGIN { printf "  %-22s %8.1f MB\n", d, n / 1e6 }'
@@ -175,6 +190,7 @@ if [ $CALLGRIND -eq 1 ]; then
 fi
 
 # --- Wall time, interleaved. ---
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A NS
 for r in $(seq "$RUNS"); do
     stage "wall time: run $r/$RUNS (each: $ITER x parse+serialize per document)"
@@ -188,6 +204,9 @@ for r in $(seq "$RUNS"); do
     done
 done
 
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+CPU=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n1)
+
 median() {
     tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ a[NR] = $1 }
         END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
@@ -198,17 +217,42 @@ ratio() {
 mega() {
     awk -v a="$1" 'BEGIN { printf "%.1f", a / 1e6 }'
 }
+# stats "NS NS ...": "median min max" of the runs.
+stats() {
+    local m
+    m=$(median <<<"$1")
+    tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n |
+        awk -v m="$m" 'NR == 1 { lo = $1 } { hi = $1 } END { print m, lo, hi }'
+}
+# cell "median min max": "12.3 -4/+9%", the median in ms and the spread.
+cell() {
+    awk -v m="$1" -v lo="$2" -v hi="$3" 'BEGIN {
+        printf "%.1f -%d/+%d%%", m / 1e6, (m - lo) * 100 / m + 0.5,
+               (hi - m) * 100 / m + 0.5 }'
+}
+# wall_ratio "A stats" "B stats": A/B of the medians if the ranges of the
+# runs do not overlap, else "overlap".
+wall_ratio() {
+    local x y
+    read -r -a x <<<"$1"
+    read -r -a y <<<"$2"
+    awk -v am="${x[0]}" -v alo="${x[1]}" -v ahi="${x[2]}" \
+        -v bm="${y[0]}" -v blo="${y[1]}" -v bhi="${y[2]}" 'BEGIN {
+        if (ahi < blo || bhi < alo) printf "%.2f", am / bm
+        else printf "overlap" }'
+}
 
 RES="$B/results-$(date -u +%Y%m%d-%H%M%S).txt"
 {
     echo "lib-json vs OVS json.c: parse + sorted serialize, $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "stock:   $STOCK"
     echo "patched: ${PATCHED:-none} ${PATCHED_DESC} ${PATCHED_NOTE}"
-    echo "wall: median of $RUNS interleaved runs, each the mean of $ITER iterations"
+    echo "machine: $(uname -srm), $(nproc) CPUs ($CPU); load average $LOAD_BEFORE before the wall-time runs, $LOAD_AFTER after"
+    echo "wall: median of $RUNS interleaved runs, each the mean of $ITER iterations, with the spread of the runs (min/max vs median)"
     echo
     if [ $CALLGRIND -eq 1 ]; then
-        echo "Instructions (callgrind Ir, millions; parse + serialize + free):"
-        printf '%-20s %10s %10s %10s %14s %16s\n' document lib-json stock patched \
+        echo "Instructions (callgrind Ir, millions; parse + serialize + free; one run each, the counts are deterministic):"
+        printf '%-24s %10s %10s %10s %14s %16s\n' document lib-json stock patched \
             "lib-json/stock" "lib-json/patched"
         for d in "${DOCS[@]}"; do
             p=${IR[$d-patched]:-}
@@ -218,28 +262,35 @@ RES="$B/results-$(date -u +%Y%m%d-%H%M%S).txt"
                 pv=$(mega "$p")
                 pr=$(ratio "${IR[$d-libjson]}" "$p")
             fi
-            printf '%-20s %10s %10s %10s %14s %16s\n' "$d" \
+            printf '%-24s %10s %10s %10s %14s %16s\n' "$d" \
                 "$(mega "${IR[$d-libjson]}")" "$(mega "${IR[$d-stock]}")" \
                 "$pv" "$(ratio "${IR[$d-libjson]}" "${IR[$d-stock]}")" "$pr"
         done
         echo
     fi
-    echo "Wall time (ms per parse + serialize, median):"
-    printf '%-20s %10s %10s %10s %14s %16s\n' document lib-json stock patched \
+    echo "Wall time (ms per parse + serialize: median, spread of the runs; ratio of the medians only where the runs' ranges do not overlap):"
+    printf '%-24s %18s %18s %18s %14s %16s\n' document lib-json stock patched \
         "lib-json/stock" "lib-json/patched"
     for d in "${DOCS[@]}"; do
-        a=$(median <<<"${NS[$d-libjson]}")
-        s=$(median <<<"${NS[$d-stock]}")
+        ws_l=$(stats "${NS[$d-libjson]}")
+        ws_s=$(stats "${NS[$d-stock]}")
         pv=n/a
         pr=n/a
         if [ -n "${NS[$d-patched]:-}" ]; then
-            p=$(median <<<"${NS[$d-patched]}")
-            pv=$(mega "$p")
-            pr=$(ratio "$a" "$p")
+            ws_p=$(stats "${NS[$d-patched]}")
+            # shellcheck disable=SC2086
+            pv=$(cell $ws_p)
+            pr=$(wall_ratio "$ws_l" "$ws_p")
         fi
-        printf '%-20s %10s %10s %10s %14s %16s\n' "$d" \
-            "$(mega "$a")" "$(mega "$s")" "$pv" "$(ratio "$a" "$s")" "$pr"
+        # shellcheck disable=SC2086
+        printf '%-24s %18s %18s %18s %14s %16s\n' "$d" \
+            "$(cell $ws_l)" "$(cell $ws_s)" "$pv" "$(wall_ratio "$ws_l" "$ws_s")" "$pr"
     done
+    echo
+    echo "Where a wall-time ratio and the instruction ratio disagree, trust the"
+    echo "instructions: wall time on a shared machine also measures the other load"
+    echo "(see the load average), caches and frequency scaling; 'overlap' marks the"
+    echo "documents where the runs cannot tell the implementations apart."
 } >"$RES"
 
 echo

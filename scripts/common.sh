@@ -129,6 +129,16 @@ OVS_BUILD_PKGS="build-essential autoconf automake libtool pkg-config git
     libssl-dev python3 python3-pytest python3-netaddr python3-sortedcontainers
     python3-six procps file ccache"
 
+# clang and the sanitizer and libFuzzer runtimes of its version: Debian
+# names the runtime package after clang's major version (14 on Debian 12,
+# 19 on Debian 13).
+need_clang() {
+    need_pkgs clang
+    local major
+    major=$(clang -dumpversion | cut -d. -f1)
+    need_pkgs "libclang-rt-$major-dev"
+}
+
 need_build_deps() {
     # shellcheck disable=SC2086
     need_pkgs $OVS_BUILD_PKGS

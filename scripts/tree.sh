@@ -5,12 +5,13 @@ BRANCH_PREFIX=ovs-json-perf
 
 # The changes the series makes, in the order it makes them, and how each
 # one shows in the sources.  detect_features prints "NAME yes|no" lines.
-FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays"
+FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays json-uuid"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
     [inline-strings]="short strings stored in-place in struct json"
     [inline-arrays]="short arrays stored in-place in struct json"
+    [json-uuid]="json_string_create_uuid() and json_object_put_uuid()"
 )
 
 # source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
@@ -31,6 +32,7 @@ has_feature() {
     monitor-serialized-cache) path=ovsdb/monitor.c pattern=json_serialized_object_create ;;
     inline-strings) path=include/openvswitch/json.h pattern=JSON_STRING_INLINE ;;
     inline-arrays) path=include/openvswitch/json.h pattern=JSON_ARRAY_INLINE ;;
+    json-uuid) path=include/openvswitch/json.h pattern=json_string_create_uuid ;;
     *) return 1 ;;
     esac
     grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
@@ -93,13 +95,18 @@ print_detection() {
     done < <(detect_features "$dir")
 }
 
-# The feature a patch of ours brings, from its subject line.
+# The feature a patch of ours brings, from its subject line: the patches
+# that upstream OVS has too (the backport series) are skipped on a tree
+# that has their change.  Every other patch is always applied.
 patch_feature() {
     local subj
     subj=$(sed -n 's/^Subject: *//p' "$1" | head -n1)
     case $subj in
-    *[Ss]tring*) echo inline-strings ;;
-    *[Aa]rray*) echo inline-arrays ;;
+    *"json: Access strings only through"*|*"json: Store short strings in-place"*)
+        echo inline-strings ;;
+    *"json: Access arrays only through"*|*"json: Store short arrays in-place"*)
+        echo inline-arrays ;;
+    *"json: Add upstream's uuid string helpers"*) echo json-uuid ;;
     *) echo always ;;
     esac
 }
@@ -587,7 +594,70 @@ unfold_headers() {
     mv "$1.tmp" "$1"
 }
 
-# Regenerate patches/<base>/ from the tree's branch.
+# The series directory and subject of each patch patches/<base>/series
+# lists, as "DIR<TAB>SUBJECT" lines in series order.  DIR is "." for a
+# patch at the top of patches/<base>/.
+series_subjects() {
+    local p dir
+    for p in $(series_patches "$1"); do
+        dir=$(dirname "$p")
+        printf '%s\t%s\n' "$dir" \
+            "$(sed -n 's/^Subject: *\(\[PATCH[^]]*\] *\)\{0,1\}//p' "$PATCHES/$1/$p" | head -n1)"
+    done
+}
+
+# cover_subject FILE and cover_body FILE: the subject and the text of a
+# cover letter, to carry over to its regenerated version.
+cover_subject() {
+    awk '/^Subject: / { s = $0; on = 1; next }
+         on && /^[ \t]/ { s = s $0; next }
+         on { exit }
+         END { sub(/^Subject: \[PATCH[^]]*\] */, "", s); print s }' "$1"
+}
+cover_body() {
+    awk 'NR > 1 && /^$/ && !hdr_done { hdr_done = 1; next }
+         hdr_done && /^[^ ].* \([0-9]+\):$/ { exit }
+         hdr_done { print }' "$1"
+}
+
+# export_one_series TREE DIR FIRST LAST: write the commits FIRST..LAST (both
+# included) of TREE to DIR with git format-patch and a cover letter that
+# keeps DIR's current cover letter's subject and text.
+export_one_series() {
+    local tree=$1 out=$2 first=$3 last=$4 subject= body= branch
+    # format-patch takes the cover letter's text from the description of
+    # the branch it formats: a temporary one that ends at LAST.
+    branch="$BRANCH_PREFIX-export/$SERIES_BASE"
+    git -C "$tree" branch -f "$branch" "$last"
+    mkdir -p "$out"
+    if [ -f "$out/0000-cover-letter.patch" ]; then
+        subject=$(cover_subject "$out/0000-cover-letter.patch")
+        body=$(cover_body "$out/0000-cover-letter.patch")
+    fi
+    [ -n "$subject" ] || subject="$(git -C "$tree" log -1 --format=%s "$first")"
+    git -C "$tree" config "branch.$branch.description" "$subject
+
+$body"
+    find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
+    local name email
+    name=$(git -C "$TOP" config user.name || git -C "$tree" config user.name || echo ovs-json-perf)
+    email=$(git -C "$TOP" config user.email || git -C "$tree" config user.email || echo ovs-json-perf@localhost)
+    run git -C "$tree" -c user.name="$name" -c user.email="$email" \
+        format-patch -q --cover-letter --cover-from-description=subject \
+        -o "$out" "$first^..$branch" || die "format-patch failed"
+    git -C "$tree" branch -q -D "$branch"
+    local f
+    for f in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
+        unfold_headers "$f"
+    done
+    stage "export: $(basename "$out"): $(git -C "$tree" rev-list --count "$first^..$last") patches and a cover letter"
+}
+
+# Regenerate patches/<base>/ from the tree's branch.  A base may carry
+# several series, each in its own directory with its own cover letter
+# (patches/<base>/series lists "DIR/NNNN-....patch").  Each commit goes to
+# the series whose patch has its subject; a commit with a new subject joins
+# the series of the commit before it.
 export_series() {
     local tree=$1 branch="$BRANCH_PREFIX/$SERIES_BASE" base out
     out="$PATCHES/$SERIES_BASE"
@@ -596,33 +666,37 @@ export_series() {
         die "$tree has no branch $branch; run ./build.sh apply first"
     base=$(git_tree config "ovs-json-perf.$SERIES_BASE.base" 2>/dev/null ||
            git_tree rev-parse "base/$SERIES_BASE")
-    mkdir -p "$out"
-    local subject body
-    if [ -f "$out/0000-cover-letter.patch" ]; then
-        subject=$(awk '/^Subject: / { s = $0; on = 1; next }
-                       on && /^[ \t]/ { s = s $0; next }
-                       on { exit }
-                       END { sub(/^Subject: \[PATCH[^]]*\] */, "", s); print s }' \
-                  "$out/0000-cover-letter.patch")
-        body=$(awk 'NR > 1 && /^$/ && !hdr_done { hdr_done = 1; next }
-                    hdr_done && /^[^ ].* \([0-9]+\):$/ { exit }
-                    hdr_done { print }' "$out/0000-cover-letter.patch")
-    fi
-    [ -n "${subject:-}" ] || subject="json: Store short strings and arrays in-place."
-    git_tree config "branch.$branch.description" "$subject
-
-$body"
-    stage "export: git format-patch $base..$branch -> $out"
-    find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
-    local name email
-    name=$(git -C "$TOP" config user.name || git_tree config user.name || echo ovs-json-perf)
-    email=$(git -C "$TOP" config user.email || git_tree config user.email || echo ovs-json-perf@localhost)
-    run git -C "$tree" -c user.name="$name" -c user.email="$email" format-patch -q --cover-letter --cover-from-description=subject \
-        -o "$out" "$base..$branch" || die "format-patch failed"
-    local f
-    for f in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
-        unfold_headers "$f"
+    local -A dir_of=()
+    local dir subj c
+    while IFS=$'\t' read -r dir subj; do
+        dir_of[$subj]=$dir
+    done < <(series_subjects "$SERIES_BASE")
+    local commits=() dirs=() cur=
+    mapfile -t commits < <(git_tree rev-list --reverse "$base..$branch")
+    [ ${#commits[@]} -gt 0 ] || die "$branch has no commits on top of $base"
+    for c in "${commits[@]}"; do
+        subj=$(git_tree log -1 --format=%s "$c")
+        cur=${dir_of[$subj]:-${cur:-$(series_subjects "$SERIES_BASE" | head -n1 | cut -f1)}}
+        dirs+=("${cur:-.}")
     done
-    (cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-' >series)
-    stage "export: $(wc -l <"$out/series") patches and a cover letter in $out"
+    stage "export: git format-patch $base..$branch -> $out"
+    mkdir -p "$out"
+    local i=0 first series=()
+    while [ $i -lt ${#commits[@]} ]; do
+        first=$i
+        while [ $((i + 1)) -lt ${#commits[@]} ] && [ "${dirs[$((i + 1))]}" = "${dirs[$first]}" ]; do
+            i=$((i + 1))
+        done
+        export_one_series "$tree" "$out/${dirs[$first]}" "${commits[$first]}" "${commits[$i]}"
+        local f
+        for f in "$out/${dirs[$first]}"/[0-9][0-9][0-9][0-9]-*.patch; do
+            case $(basename "$f") in
+            0000-*) ;;
+            *) series+=("${dirs[$first]}/$(basename "$f")") ;;
+            esac
+        done
+        i=$((i + 1))
+    done
+    printf '%s\n' "${series[@]#./}" >"$out/series"
+    stage "export: $(wc -l <"$out/series") patches in $out/series"
 }

@@ -21,9 +21,10 @@ case $SECONDS_WANTED in
 esac
 
 log_start fuzz
-need_pkgs clang libclang-rt-14-dev make
+need_pkgs make
+need_clang
 
-CLANG=$(command -v clang-14 || command -v clang) || die "clang not found"
+CLANG=$(command -v clang) || die "clang not found"
 FUZZ="$BUILD/lib-json/fuzz"
 mkdir -p "$FUZZ/corpus"
 

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # lib-json component test: build (gcc and clang, static, shared, pkg-config),
-# unit tests, conformance cases, an ASan+UBSan run of all of them, a fuzz
-# smoke run, and the differential test against OVS's "ovstest test-json".
+# packaging (soname, installed paths, pkg-config, uninstall, exported
+# symbols, make check), unit tests, conformance cases, an ASan+UBSan run of
+# all of them, the API differential test (OVS 4.0.0's recorded output, and
+# live against a built OVS with 3.6's json.h), a ThreadSanitizer run with
+# concurrent parsers, lib-json and libopenvswitch linked into one program,
+# a fuzz smoke run, and the differential test against "ovstest test-json".
 #
 # Ends with "N passed, N failed"; exits non-zero iff a case failed.
 # Environment: BUILD, LOG, CI (from tests/run.sh); OVSTEST overrides the
@@ -33,7 +37,8 @@ T="$BUILD/lib-json/t"
 rm -rf "$T"
 mkdir -p "$T"
 
-need_pkgs build-essential clang libclang-rt-14-dev pkg-config make
+need_pkgs build-essential pkg-config make
+need_clang
 
 # Runs a unit-test binary, folding its cases into ours with a prefix.
 run_cases() {
@@ -88,7 +93,8 @@ check "build with clang -std=c11 -Wall -Wextra -Werror" \
     make -C "$LIB" -j2 O="$T/clang" CC=clang
 check "build of lib-json/ itself (libovsjson.a, .so, ovsjson.pc, test-json)" \
     make -C "$LIB" -j2
-for f in libovsjson.a libovsjson.so ovsjson.pc test-json; do
+for f in libovsjson.a libovsjson.so libovsjson.so.1 libovsjson.so.1.0.0 \
+    ovsjson.pc test-json; do
     if [ -s "$T/gcc/$f" ] && [ -s "$LIB/$f" ]; then
         ok "artifact $f"
     else
@@ -106,12 +112,93 @@ else
     fail "pkg-config/shared-library build of the unit tests (log: $LOG)"
 fi
 
+# --- Packaging. ---
+stage "lib-json: packaging"
+# installed_files DIR: the files and links under DIR, relative, sorted.
+installed_files() {
+    (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort)
+}
+DEST="$T/dest"
+PFX=/opt/ovsjson-test
+if run make -C "$LIB" O="$T/gcc" install DESTDIR="$DEST" PREFIX="$PFX"; then
+    want="opt/ovsjson-test/include/ovsjson/dynamic-string.h
+opt/ovsjson-test/include/ovsjson/json.h
+opt/ovsjson-test/include/ovsjson/names.h
+opt/ovsjson-test/include/ovsjson/shash.h
+opt/ovsjson-test/include/ovsjson/uuid.h
+opt/ovsjson-test/lib/libovsjson.a
+opt/ovsjson-test/lib/libovsjson.so
+opt/ovsjson-test/lib/libovsjson.so.1
+opt/ovsjson-test/lib/libovsjson.so.1.0.0
+opt/ovsjson-test/lib/pkgconfig/ovsjson.pc"
+    got=$(installed_files "$DEST" || true)
+    if [ "$got" = "$want" ]; then
+        ok "install DESTDIR PREFIX: headers under include/ovsjson/, the library and its links, the .pc"
+    else
+        fail "install DESTDIR PREFIX: installed $(tr '\n' ' ' <<<"$got")"
+    fi
+    L="$DEST$PFX/lib"
+    soname=$(readelf -d "$L/libovsjson.so.1.0.0" 2>/dev/null |
+             sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p' || true)
+    if [ "$soname" = libovsjson.so.1 ] &&
+       [ "$(readlink "$L/libovsjson.so.1")" = libovsjson.so.1.0.0 ] &&
+       [ "$(readlink "$L/libovsjson.so")" = libovsjson.so.1 ]; then
+        ok "soname libovsjson.so.1; libovsjson.so -> .so.1 -> .so.1.0.0"
+    else
+        fail "soname '$soname' or links wrong: $(find "$L" -maxdepth 1 -printf '%f->%l ')"
+    fi
+    pc=$(env PKG_CONFIG_PATH="$L/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$DEST" \
+         pkg-config --cflags --libs ovsjson 2>&1 | sed 's/ *$//' || true)
+    ver=$(env PKG_CONFIG_PATH="$L/pkgconfig" pkg-config --modversion ovsjson 2>&1 || true)
+    own=$(sed -n 's/^#define OVSJSON_VERSION "\(.*\)"$/\1/p' "$LIB/include/ovsjson/json.h")
+    if [ "$pc" = "-I$DEST$PFX/include -L$DEST$PFX/lib -lovsjson" ] &&
+       [ -n "$own" ] && [ "$ver" = "$own" ] &&
+       [ "$soname" = "libovsjson.so.${own%%.*}" ] &&
+       [ -e "$L/libovsjson.so.$own" ]; then
+        ok "pkg-config --cflags --libs ovsjson: '$pc', version $ver (OVSJSON_VERSION, the soname's and the file's)"
+    else
+        fail "pkg-config: got '$pc', version '$ver' (OVSJSON_VERSION '$own', soname '$soname')"
+    fi
+    if run make -C "$LIB" O="$T/gcc" uninstall DESTDIR="$DEST" PREFIX="$PFX" &&
+       [ -z "$(installed_files "$DEST")" ]; then
+        ok "uninstall DESTDIR PREFIX removes every installed file"
+    else
+        fail "uninstall left: $(installed_files "$DEST" | tr '\n' ' ')"
+    fi
+else
+    fail "install DESTDIR=$DEST PREFIX=$PFX (log: $LOG)"
+fi
+check "make check (unit tests and conformance cases)" \
+    make -C "$LIB" O="$T/gcc" check
+
+# The API: the functions the headers declare (OVSJSON_API), the renames in
+# names.h and the dynamic symbols of the library must be the same set, each
+# exported as ovsjson_<name>; libovsjson.a defines nothing else than those
+# and hidden ojs_* helpers.
+declared=$(cat "$LIB"/include/ovsjson/{json,shash,dynamic-string}.h | tr '\n' ' ' |
+           grep -oE 'OVSJSON_API [^;(]*\(' | grep -oE '[a-z_0-9]+ *\($' |
+           tr -d ' (' | sort -u || true)
+renamed=$(sed -n 's/^#define \([a-z_0-9]*\) ovsjson_\1$/\1/p' "$LIB/include/ovsjson/names.h" | sort -u || true)
+dynsyms=$(nm -D --defined-only "$T/gcc/libovsjson.so" 2>/dev/null |
+          awk '$2 != "A" { sub(/@.*/, "", $3); print $2, $3 }' || true)
+exported=$(awk '$1 == "T" { print $2 }' <<<"$dynsyms" | sed -n 's/^ovsjson_//p' | sort -u || true)
+others=$(awk '$1 != "T" || $2 !~ /^ovsjson_/ { print $2 }' <<<"$dynsyms")
+static_others=$(nm -g --defined-only "$T/gcc/libovsjson.a" 2>/dev/null |
+                awk 'NF == 3 { print $3 }' | grep -vE '^(ovsjson_|ojs_)' || true)
+n_decl=$(wc -l <<<"$declared")
+if [ "$declared" = "$renamed" ] && [ "$declared" = "$exported" ] &&
+   [ -z "$others" ] && [ -z "$static_others" ] && [ "$n_decl" -gt 80 ]; then
+    ok "exported symbols: exactly the $n_decl declared functions, as ovsjson_<name>; internals hidden"
+else
+    fail "exported symbols: declared/renamed/exported differ ($(diff <(echo "$declared") <(echo "$exported") | tr '\n' ' ' | head -c 200)) or extra: $others $static_others"
+fi
+
 # The layout assertions (sizeof(struct json) equals OVS's layout; 40 bytes
 # on LP64) must hold on 32-bit targets too: a clang cross syntax check,
 # freestanding, with a stand-in <stdio.h> (only FILE is needed).
 mkdir -p "$T/fake-stdio"
 echo 'typedef struct _IO_FILE FILE;' >"$T/fake-stdio/stdio.h"
-printf '#include "openvswitch/json.h"\nint main(void) { return 0; }\n' >"$T/layout.c"
+printf '#include "ovsjson/json.h"\nint main(void) { return 0; }\n' >"$T/layout.c"
 for target in i686-linux-gnu armv7-linux-gnueabihf aarch64-linux-gnu; do
     check "layout static assertions hold on $target" \
         clang --target="$target" -ffreestanding -std=c11 -Wall -Wextra -Werror \
@@ -124,6 +211,15 @@ run cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror \
     -I"$LIB/include" "$TOP/tests/lib-json/unit.c" "$T/gcc/libovsjson.a" \
     -o "$T/unit" || fail "unit tests do not build"
 [ -x "$T/unit" ] && run_cases unit "$T/unit" "$TOP/tests/lib-json/conformance"
+
+# The storage form is recorded in the node: a _nocopy string that an
+# allocator places right after its node is still freed.
+if run cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I"$LIB/include" \
+       "$TOP/tests/lib-json/alloc-adjacent.c" "$T/gcc/libovsjson.a" -o "$T/alloc-adjacent"; then
+    run_cases storage "$T/alloc-adjacent"
+else
+    fail "storage: alloc-adjacent does not build (log: $LOG)"
+fi
 
 stage "lib-json: conformance"
 conformance conformance "$T/gcc/test-json"
@@ -143,6 +239,58 @@ if run make -C "$LIB" -j2 O="$T/asan" CC=gcc OPT="-O1 -g" EXTRA_CFLAGS="$SAN" &&
     run_cases "asan: unit" "$T/unit-asan" "$TOP/tests/lib-json/conformance"
 else
     fail "asan: build (log: $LOG)"
+fi
+
+# --- The API, row by row (tests/lib-json/api-diff.c). ---
+stage "lib-json: API differential test"
+if [ -f "$T/asan/libovsjson.a" ] &&
+   run gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror $SAN -I"$LIB/include" \
+       "$TOP/tests/lib-json/api-diff.c" "$T/asan/libovsjson.a" -o "$T/api-diff" &&
+   "$T/api-diff" >"$T/api-diff.out" 2>>"$LOG"; then
+    if cmp -s "$T/api-diff.out" "$TOP/tests/lib-json/api-diff.expected"; then
+        ok "api-diff: $(wc -l <"$T/api-diff.out") lines identical to OVS 4.0.0's recorded output (ASan+UBSan build)"
+    else
+        fail "api-diff: differs from OVS 4.0.0's recorded output: $(diff "$T/api-diff.out" "$TOP/tests/lib-json/api-diff.expected" | head -c 300 | tr '\n' ' ')"
+    fi
+else
+    fail "api-diff: does not build or run under ASan (log: $LOG)"
+fi
+# Live, against every built OVS tree whose json.h has 3.6's API.  Rows for
+# functions a tree lacks (the backports have no json_object_is_empty(), 3.1
+# no json_array_contains_string()) are left out of both sides.
+for tree in "$BUILD"/ovs-*; do
+    [ -f "$tree/lib/.libs/libopenvswitch.a" ] &&
+        grep -q json_string_create_uuid "$tree/include/openvswitch/json.h" || continue
+    read -r -a tree_libs <<<"$(sed -n 's/^\(LIBS\|SSL_LIBS\|CAPNG_LDADD\) = //p' "$tree/Makefile" 2>/dev/null | tr '\n' ' ')"
+    rows=()
+    grep -q json_object_is_empty "$tree/include/openvswitch/json.h" ||
+        rows+=(-DAPI_DIFF_NO_OBJECT_IS_EMPTY)
+    grep -q json_array_contains_string "$tree/include/openvswitch/json.h" ||
+        rows+=(-DAPI_DIFF_NO_CONTAINS_STRING)
+    if run gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror $SAN -I"$LIB/include" \
+           "${rows[@]}" "$TOP/tests/lib-json/api-diff.c" "$T/asan/libovsjson.a" \
+           -o "$T/api-diff-rows" &&
+       "$T/api-diff-rows" >"$T/api-diff.out" 2>>"$LOG" &&
+       run cc -std=gnu11 -O1 -DUSE_OVS -I"$tree/include" -I"$tree" -I"$tree/lib" \
+           "${rows[@]}" "$TOP/tests/lib-json/api-diff.c" "$tree/lib/.libs/libopenvswitch.a" \
+           "${tree_libs[@]}" -lpthread -o "$T/api-diff-ovs" &&
+       "$T/api-diff-ovs" >"$T/api-diff-ovs.out" 2>>"$LOG" &&
+       cmp -s "$T/api-diff.out" "$T/api-diff-ovs.out"; then
+        ok "api-diff: identical to $(basename "$tree")'s libopenvswitch, live"
+    else
+        fail "api-diff: differs from $(basename "$tree") (log: $LOG): $(diff "$T/api-diff.out" "$T/api-diff-ovs.out" 2>&1 | head -c 300 | tr '\n' ' ')"
+    fi
+done
+
+# --- Threads (ThreadSanitizer). ---
+stage "lib-json: ThreadSanitizer, concurrent parsers from a cold start"
+if run clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -I"$LIB/include" \
+       -I"$LIB/src" "$TOP/tests/lib-json/threads.c" "$LIB"/src/json.c \
+       "$LIB"/src/json-parse.c "$LIB"/src/json-serialize.c "$LIB"/src/shash.c \
+       "$LIB"/src/dynamic-string.c "$LIB"/src/util.c -lpthread -o "$T/threads"; then
+    run_cases tsan env TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$T/threads" 8
+else
+    fail "tsan: the thread test does not build (log: $LOG)"
 fi
 
 # --- Generated corpus (used by the ASan run and the differential test). ---
@@ -276,6 +424,32 @@ else
         fi
     else
         fail "differential json_hash: cannot link the driver against $REF_TREE (log: $LOG)"
+    fi
+
+    # lib-json and libopenvswitch in one program (static and shared
+    # lib-json; ASan on the lib-json half too).
+    if [ -f "$REF_TREE/lib/.libs/libopenvswitch.a" ]; then
+        LB="$TOP/tests/lib-json/link-both"
+        lb_inputs=("$TOP"/tests/lib-json/conformance/y_*.json "$T"/corpus/v-00*.json)
+        # link_both NAME OUT LIBJSON_ARGS CFLAGS...
+        link_both() {
+            local name=$1 out=$2 lj=$3
+            shift 3
+            # shellcheck disable=SC2086
+            run cc -std=gnu11 -O1 -g "$@" -I"$REF_TREE/include" -I"$REF_TREE" \
+                -I"$REF_TREE/lib" -c "$LB/ovs-side.c" -o "$out.ovs.o" &&
+            run cc -std=gnu11 -O1 -g -Wall -Wextra -Werror "$@" -I"$LIB/include" \
+                -c "$LB/main.c" -o "$out.main.o" &&
+            run cc "$@" "$out.main.o" "$out.ovs.o" $lj \
+                "$REF_TREE/lib/.libs/libopenvswitch.a" "${ref_libs[@]}" -lpthread -o "$out" ||
+                { fail "link-both $name: does not build (log: $LOG)"; return; }
+            run_cases "link-both $name" env LD_LIBRARY_PATH="$T/gcc" "$out" "${lb_inputs[@]}"
+        }
+        link_both "static" "$T/lb-static" "$T/gcc/libovsjson.a"
+        link_both "shared" "$T/lb-shared" "-L$T/gcc -lovsjson"
+        link_both "asan" "$T/lb-asan" "$T/asan/libovsjson.a" $SAN
+    else
+        fail "link-both: no $REF_TREE/lib/.libs/libopenvswitch.a"
     fi
 
     # OVSDB files from the benchmark helper, if present: each record is a

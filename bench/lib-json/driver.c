@@ -10,6 +10,10 @@
  *   driver run FILE ITER         parse FILE and serialize it sorted, ITER
  *                                times; print "ns=<per iteration> bytes=<out
  *                                length> sum=<checksum of the output>"
+ *   driver unsort IN OUT         (lib-json build only) write IN again with
+ *                                the members of every object in a random
+ *                                order: an input that does not arrive
+ *                                sorted
  *
  * Under callgrind, only the function workload() is measured
  * (--toggle-collect=workload). */
@@ -148,6 +152,46 @@ read_file(const char *name, size_t *lenp)
     return buf;
 }
 
+#ifdef OVSJSON_JSON_H
+/* A copy of 'j' whose objects have their members in a random order (lib-json
+ * serializes unsorted objects in insertion order). */
+static struct json *
+unsorted_copy(const struct json *j)
+{
+    if (j->type == JSON_ARRAY) {
+        struct json *copy = json_array_create_empty();
+        for (size_t i = 0; i < json_array_size(j); i++) {
+            json_array_add(copy, unsorted_copy(json_array_at(j, i)));
+        }
+        return copy;
+    } else if (j->type == JSON_OBJECT) {
+        const struct shash *members = json_object(j);
+        size_t n = shash_count(members);
+        const struct shash_node **order = malloc((n + 1) * sizeof *order);
+        struct json *copy = json_object_create();
+        const struct shash_node *node;
+        size_t k = 0;
+
+        SHASH_FOR_EACH (node, members) {
+            order[k++] = node;
+        }
+        for (size_t i = n; i > 1; i--) {    /* Fisher-Yates. */
+            size_t r = rnd() % i;
+            const struct shash_node *t = order[i - 1];
+            order[i - 1] = order[r];
+            order[r] = t;
+        }
+        for (size_t i = 0; i < n; i++) {
+            json_object_put(copy, order[i]->name,
+                            unsorted_copy(order[i]->data));
+        }
+        free(order);
+        return copy;
+    }
+    return json_deep_clone(j);
+}
+#endif
+
 /* Parse, serialize sorted, free: the measured work. */
 __attribute__((noinline)) char *
 workload(const char *text)
@@ -220,6 +264,27 @@ main(int argc, char *argv[])
         free(text);
         return 0;
     }
-    fprintf(stderr, "usage: %s gen KIND MB FILE | run FILE ITER\n", argv[0]);
+#ifdef OVSJSON_JSON_H
+    else if (argc == 4 && !strcmp(argv[1], "unsort")) {
+        size_t len;
+        char *text = read_file(argv[2], &len);
+        struct json *json = json_from_string(text);
+        struct json *copy = unsorted_copy(json);
+        char *out = json_to_string(copy, 0);
+        FILE *f = fopen(argv[3], "w");
+
+        if (!f || fputs(out, f) < 0 || fclose(f)) {
+            fprintf(stderr, "driver: cannot write %s\n", argv[3]);
+            return 1;
+        }
+        json_destroy(copy);
+        json_destroy(json);
+        free(out);
+        free(text);
+        return 0;
+    }
+#endif
+    fprintf(stderr, "usage: %s gen KIND MB FILE | run FILE ITER"
+            " | unsort IN OUT\n", argv[0]);
     return 1;
 }

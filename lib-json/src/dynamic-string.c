@@ -4,15 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/dynamic-string.h"
+#include "ovsjson/dynamic-string.h"
 #include "util.h"
 
 void
 ds_init(struct ds *ds)
 {
-    ds->string = NULL;
-    ds->length = 0;
-    ds->allocated = 0;
+    *ds = (struct ds) DS_EMPTY_INITIALIZER;
 }
 
 void
@@ -43,7 +41,7 @@ ds_reserve(struct ds *ds, size_t min_length)
         if (want < 32) {
             want = 32;
         }
-        ds->string = xrealloc(ds->string, want + 1);
+        ds->string = ojs_xrealloc(ds->string, want + 1);
         ds->allocated = want;
         ds->string[ds->length] = '\0';
     }
@@ -79,39 +77,49 @@ ds_put_char_multiple(struct ds *ds, char c, size_t n)
     memset(ds_put_uninit(ds, n), c, n);
 }
 
+/* Returns how many bytes 'format' makes of the arguments in 'args', which
+ * it consumes. */
+static size_t
+format_length(const char *format, va_list args)
+{
+    char one[1];
+    int len;
+
+    ovs_assert(format != NULL);
+    len = vsnprintf(one, sizeof one, format, args);
+    if (len < 0) {
+        ojs_abort("bad format");
+    }
+    return len;
+}
+
+/* Formats twice, without va_copy(): once to measure, once in place. */
 void
 ds_put_format(struct ds *ds, const char *format, ...)
 {
     va_list args;
+    size_t len;
 
     va_start(args, format);
-    ds_put_format_valist(ds, format, args);
+    len = format_length(format, args);
+    va_end(args);
+
+    va_start(args, format);
+    vsnprintf(ds_put_uninit(ds, len), len + 1, format, args);
     va_end(args);
 }
 
+/* Measures the output on a copy of 'args', then formats it in place. */
 void
-ds_put_format_valist(struct ds *ds, const char *format, va_list args_)
+ds_put_format_valist(struct ds *ds, const char *format, va_list args)
 {
-    size_t avail = ds->string ? ds->allocated - ds->length + 1 : 0;
-    va_list args;
-    int needed;
+    va_list probe;
+    size_t len;
 
-    va_copy(args, args_);
-    needed = vsnprintf(ds->string ? &ds->string[ds->length] : NULL, avail,
-                       format, args);
-    va_end(args);
-    if (needed < 0) {
-        ovsjson_abort("bad format");
-    }
-    if ((size_t) needed < avail) {
-        ds->length += needed;
-    } else {
-        ds_reserve(ds, ds->length + needed);
-        va_copy(args, args_);
-        vsnprintf(&ds->string[ds->length], needed + 1, format, args);
-        va_end(args);
-        ds->length += needed;
-    }
+    va_copy(probe, args);
+    len = format_length(format, probe);
+    va_end(probe);
+    vsnprintf(ds_put_uninit(ds, len), len + 1, format, args);
 }
 
 /* Appends the UTF-8 encoding of code point 'uc'; out of range values become
@@ -119,37 +127,39 @@ ds_put_format_valist(struct ds *ds, const char *format, va_list args_)
 void
 ds_put_utf8(struct ds *ds, int uc)
 {
-    char *p;
+    char bytes[4];
+    size_t n;
 
     if (uc < 0 || uc > 0x10ffff) {
         uc = 0xfffd;
     }
-    if (uc < 0x80) {
-        ds_put_char(ds, uc);
-    } else if (uc < 0x800) {
-        p = ds_put_uninit(ds, 2);
-        p[0] = 0xc0 | (uc >> 6);
-        p[1] = 0x80 | (uc & 0x3f);
-    } else if (uc < 0x10000) {
-        p = ds_put_uninit(ds, 3);
-        p[0] = 0xe0 | (uc >> 12);
-        p[1] = 0x80 | ((uc >> 6) & 0x3f);
-        p[2] = 0x80 | (uc & 0x3f);
-    } else {
-        p = ds_put_uninit(ds, 4);
-        p[0] = 0xf0 | (uc >> 18);
-        p[1] = 0x80 | ((uc >> 12) & 0x3f);
-        p[2] = 0x80 | ((uc >> 6) & 0x3f);
-        p[3] = 0x80 | (uc & 0x3f);
+    n = ojs_utf8_encode(bytes, uc);
+    ds_put_buffer(ds, bytes, n);
+}
+
+/* Writes the UTF-8 form of 'uc' (at most 0x10ffff) to 'out' and returns its
+ * length: the low 6 bits of the code point go to the last byte, the next 6
+ * to the one before, and the lead byte takes what is left with a prefix
+ * that tells the length. */
+size_t
+ojs_utf8_encode(char *out, int uc)
+{
+    static const unsigned char lead[5] = { 0, 0, 0xc0, 0xe0, 0xf0 };
+    unsigned int v = uc;
+    size_t n = v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : 4;
+
+    for (size_t i = n - 1; i > 0; i--) {
+        out[i] = (char) (0x80 | (v & 0x3f));
+        v >>= 6;
     }
+    out[0] = (char) (lead[n] | v);
+    return n;
 }
 
 char *
 ds_cstr(struct ds *ds)
 {
-    if (!ds->string) {
-        ds_reserve(ds, 0);
-    }
+    ds_reserve(ds, ds->length); /* Allocates a first block if need be. */
     ds->string[ds->length] = '\0';
     return ds->string;
 }

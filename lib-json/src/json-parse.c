@@ -14,9 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/dynamic-string.h"
+#include "ovsjson/dynamic-string.h"
 #include "json-private.h"
 #include "shash-private.h"
+
+/* How much json_from_stream() reads at a time. */
+#define CHUNK_SIZE 16384
 
 /* Lexer states between feeds. */
 enum lex_state {
@@ -82,7 +85,7 @@ static void parser_error(struct json_parser *, long long pos,
 struct json_parser *
 json_parser_create(int flags)
 {
-    struct json_parser *p = xzalloc(sizeof *p);
+    struct json_parser *p = ojs_xzalloc(sizeof *p);
     p->flags = flags;
     ds_init(&p->buf);
     return p;
@@ -165,7 +168,7 @@ grow(void **ptr, size_t *alloc, size_t need, size_t elem_size)
     while (n < need) {
         n *= 2;
     }
-    *ptr = xrealloc(*ptr, n * elem_size);
+    *ptr = ojs_xrealloc(*ptr, n * elem_size);
     *alloc = n;
 }
 
@@ -245,38 +248,28 @@ input_begin(struct json_parser *p, bool is_object, long long pos)
     p->state = is_object ? P_OBJ_INIT : P_ARR_INIT;
 }
 
+/* Makes the array of the values that 'f' collected: with OVS's storage,
+ * inline for 1 to 3 elements, else one exactly sized vector (none when
+ * empty). */
 static struct json *
 build_array(struct json_parser *p, const struct frame *f)
 {
     size_t n = p->n_vals - f->vstart;
     struct json **src = n ? &p->vals[f->vstart] : NULL;
-    struct json *json = xmalloc(sizeof *json);
+    struct json *json;
 
-    json->type = JSON_ARRAY;
-    json->count = 1;
-    if (n <= JSON_ARRAY_INLINE_LEN) {
-        json->storage_type = JSON_STORAGE_INLINE;
-        json->n_inline = n;
-        switch (n) {
-        case 3:
-            json->elems[2] = src[2];
-            /* fall through */
-        case 2:
-            json->elems[1] = src[1];
-            /* fall through */
-        case 1:
-            json->elems[0] = src[0];
-            /* fall through */
-        default:
-            break;
-        }
+    if (n == 0) {
+        json = json_array_create_empty();
+    } else if (n == 1) {
+        json = json_array_create_1(src[0]);
+    } else if (n == 2) {
+        json = json_array_create_2(src[0], src[1]);
+    } else if (n == 3) {
+        json = json_array_create_3(src[0], src[1], src[2]);
     } else {
-        struct json **elems = xmalloc(n * sizeof *elems);
-        memcpy(elems, src, n * sizeof *elems);
-        json->storage_type = JSON_STORAGE_DYNAMIC;
-        json->n_inline = 0;
-        json->array.elems = elems;
-        json->array.n = json->array.n_allocated = n;
+        struct json **v = ojs_xmalloc(n * sizeof *v);
+        memcpy(v, src, n * sizeof *v);
+        json = json_array_create(v, n);
     }
     p->n_vals = f->vstart;
     return json;
@@ -288,7 +281,7 @@ build_object(struct json_parser *p, const struct frame *f)
     size_t n = p->n_vals - f->vstart;
     size_t names_len = p->names_len - f->nstart;
     char *names = NULL;
-    struct json *json = json_object_create_sized__(n, names_len, &names);
+    struct json *json = ojs_json_object_create_sized(n, names_len, &names);
     struct shash *sh = json->object;
     struct json **vals = n ? &p->vals[f->vstart] : NULL;
     const size_t *keys = n ? &p->keys[f->kstart] : NULL;
@@ -315,9 +308,9 @@ build_object(struct json_parser *p, const struct frame *f)
          * as OVS does. */
         for (; i < n; i++) {
             char *name = names + (keys[i] - f->nstart);
-            size_t k = shash_find_idx__(sh, name, strlen(name));
+            size_t k = ojs_shash_find_idx(sh, name, strlen(name));
             if (k == SIZE_MAX) {
-                shash_append__(sh, name, vals[i]);
+                ojs_shash_append(sh, name, vals[i]);
             } else {
                 json_destroy(sh->nodes[k].data);
                 sh->nodes[k].data = vals[i];
@@ -430,42 +423,17 @@ read_4hex(const char **inp, const char *end, int *valuep)
     return NULL;
 }
 
-static inline char *
-put_utf8(char *out, int uc)
-{
-    if (uc < 0x80) {
-        *out++ = uc;
-    } else if (uc < 0x800) {
-        *out++ = 0xc0 | (uc >> 6);
-        *out++ = 0x80 | (uc & 0x3f);
-    } else if (uc < 0x10000) {
-        *out++ = 0xe0 | (uc >> 12);
-        *out++ = 0x80 | ((uc >> 6) & 0x3f);
-        *out++ = 0x80 | (uc & 0x3f);
-    } else {
-        *out++ = 0xf0 | (uc >> 18);
-        *out++ = 0x80 | ((uc >> 12) & 0x3f);
-        *out++ = 0x80 | ((uc >> 6) & 0x3f);
-        *out++ = 0x80 | (uc & 0x3f);
-    }
-    return out;
-}
-
 /* Unescapes the string body [in, end) into 'out', which must have room for
  * end - in bytes (unescaping never lengthens).  Stores the length of the
  * result in '*lenp' and returns NULL, or returns an error message ('errbuf'
- * holds it if it has to be formatted).  Like OVS, the body ends at its
- * first null byte. */
+ * holds it if it has to be formatted).  A null byte is copied like any
+ * other, as json_string_unescape() does in OVS. */
 static const char *
 unescape(const char *in, const char *end, char *out, size_t *lenp,
          char errbuf[32])
 {
     char *start = out;
-    const char *nul = memchr(in, '\0', end - in);
 
-    if (nul) {
-        end = nul;
-    }
     while (in < end) {
         const char *bs = memchr(in, '\\', end - in);
         const char *q = memchr(in, '"', (bs ? bs : end) - in);
@@ -528,7 +496,7 @@ unescape(const char *in, const char *end, char *out, size_t *lenp,
                 }
                 c0 = 0x10000 + ((c0 - 0xd800) << 10) + (c1 - 0xdc00);
             }
-            out = put_utf8(out, c0);
+            out += ojs_utf8_encode(out, c0);
             break;
         default:
             snprintf(errbuf, 32, "bad escape \\%c", in[-1]);
@@ -539,10 +507,21 @@ unescape(const char *in, const char *end, char *out, size_t *lenp,
     return NULL;
 }
 
+/* unescape() for a string token of the parser, which (like OVS's lexer)
+ * takes the token as a C string: it ends at its first null byte.  (A null
+ * byte can get into a token only right after a backslash.) */
+static const char *
+unescape_token(const char *in, const char *end, char *out, size_t *lenp,
+               char errbuf[32])
+{
+    const char *nul = memchr(in, '\0', end - in);
+    return unescape(in, nul ? nul : end, out, lenp, errbuf);
+}
+
 bool
 json_string_unescape(const char *in, size_t in_len, char **outp)
 {
-    char *out = xmalloc(in_len + 1);
+    char *out = ojs_xmalloc(in_len + 1);
     char errbuf[32];
     const char *err;
     size_t len;
@@ -550,7 +529,7 @@ json_string_unescape(const char *in, size_t in_len, char **outp)
     err = unescape(in, in + in_len, out, &len, errbuf);
     if (err) {
         free(out);
-        *outp = xstrdup(err);
+        *outp = ojs_xstrdup(err);
         return false;
     }
     out[len] = '\0';
@@ -572,7 +551,7 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
         size_t n = len;
 
         if (escaped) {
-            err = unescape(s, s + len, dst, &n, errbuf);
+            err = unescape_token(s, s + len, dst, &n, errbuf);
             if (err) {
                 parser_error(p, pos, "%s", err);
                 return;
@@ -593,8 +572,8 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
             size_t n;
 
             json = json_alloc__(JSON_STRING);
-            json->storage_type = JSON_STORAGE_INLINE;
-            err = unescape(s, s + len, json->str, &n, errbuf);
+            json->storage_type = JSON_STRING_INLINE;
+            err = unescape_token(s, s + len, json->str, &n, errbuf);
             if (err) {
                 free(json);
                 parser_error(p, pos, "%s", err);
@@ -606,8 +585,8 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
              * json_string_create_len__() lays it out. */
             size_t n;
 
-            json = xmalloc(sizeof *json + len + 1);
-            err = unescape(s, s + len, (char *) (json + 1), &n, errbuf);
+            json = ojs_xmalloc(sizeof *json + len + 1);
+            err = unescape_token(s, s + len, (char *) (json + 1), &n, errbuf);
             if (err) {
                 free(json);
                 parser_error(p, pos, "%s", err);
@@ -619,8 +598,8 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
                 free(block);
             } else {
                 json->type = JSON_STRING;
-                json->storage_type = JSON_STORAGE_DYNAMIC;
-                json->n_inline = 0;
+                json->storage_type = JSON_STRING_DYNAMIC;
+                json->alloc__ = OJS_ALLOC_IN_BLOCK;
                 json->count = 1;
                 json->str_ptr = (char *) (json + 1);
                 json->str_ptr[n] = '\0';
@@ -630,10 +609,10 @@ input_string(struct json_parser *p, const char *s, size_t len, bool escaped,
     } else {
         /* OVS reports escape errors before grammar errors. */
         if (escaped) {
-            char *tmp = xmalloc(len + 1);
+            char *tmp = ojs_xmalloc(len + 1);
             size_t n;
 
-            err = unescape(s, s + len, tmp, &n, errbuf);
+            err = unescape_token(s, s + len, tmp, &n, errbuf);
             free(tmp);
             if (err) {
                 parser_error(p, pos, "%s", err);
@@ -664,172 +643,210 @@ input_keyword(struct json_parser *p, const char *s, size_t len, long long pos)
     input_scalar(p, json_alloc__(type), pos);
 }
 
-static inline bool
-is_digit(unsigned char c)
+/* A number token cut into its parts: [-]INT[.FRAC][(e|E)[+|-]EXP]. */
+struct number_parts {
+    bool minus;                 /* Leading '-'. */
+    const char *int_part;       /* The digits before '.', 'e' or the end. */
+    size_t int_len;
+    const char *frac_part;      /* The digits after '.', if any. */
+    size_t frac_len;
+    bool exp_minus;             /* Exponent sign is '-'. */
+    const char *exp_part;       /* The exponent digits, if any. */
+    size_t exp_len;
+    const char *rest;           /* First byte after all that. */
+};
+
+/* Returns the first byte in [s, end) that is not an ASCII digit. */
+static const char *
+skip_digits(const char *s, const char *end)
 {
-    return c >= '0' && c <= '9';
+    while (s < end && (unsigned char) (*s - '0') < 10) {
+        s++;
+    }
+    return s;
 }
 
-/* Parses the number token [s, s + len) with OVS's rules: integers that fit
- * "long long int" (after scaling by an exponent, if exact) are integers,
- * everything else is a double, negative zero becomes zero. */
+/* Cuts [s, end) into 'np'.  Returns NULL, or the message for the first
+ * malformed part, in the order OVS reports them. */
+static const char *
+number_cut(const char *s, const char *end, struct number_parts *np)
+{
+    memset(np, 0, sizeof *np);
+    np->minus = s < end && *s == '-';
+    np->int_part = s + np->minus;
+    s = skip_digits(np->int_part, end);
+    np->int_len = s - np->int_part;
+    if (!np->int_len) {
+        return "'-' must be followed by digit";
+    } else if (np->int_len > 1 && np->int_part[0] == '0') {
+        return "leading zeros not allowed";
+    }
+    if (s < end && *s == '.') {
+        np->frac_part = s + 1;
+        s = skip_digits(np->frac_part, end);
+        np->frac_len = s - np->frac_part;
+        if (!np->frac_len) {
+            return "decimal point must be followed by digit";
+        }
+    }
+    if (s < end && (*s == 'e' || *s == 'E')) {
+        s++;
+        if (s < end && (*s == '-' || *s == '+')) {
+            np->exp_minus = *s++ == '-';
+        }
+        np->exp_part = s;
+        s = skip_digits(s, end);
+        np->exp_len = s - np->exp_part;
+        if (!np->exp_len) {
+            return "exponent must contain at least one digit";
+        }
+    }
+    np->rest = s;
+    return NULL;
+}
+
+/* The significand, as OVS computes it: digits are taken while the value
+ * is at most ULLONG_MAX / 10, so the 20th digit can wrap it around (that
+ * makes 18446744073709551619 read as 3, which lib-json keeps for identical
+ * output).  A dropped integer digit scales by 10; any dropped nonzero
+ * digit makes the value inexact. */
+struct significand {
+    unsigned long long int value;
+    int scale;                  /* Power of 10 to multiply 'value' by. */
+    bool inexact;
+};
+
+static void
+significand_of(const struct number_parts *np, struct significand *sig)
+{
+    size_t n = np->int_len + np->frac_len;
+
+    sig->value = 0;
+    sig->scale = 0;
+    sig->inexact = false;
+    for (size_t k = 0; k < n; k++) {
+        bool fraction = k >= np->int_len;
+        int digit = (fraction ? np->frac_part[k - np->int_len]
+                              : np->int_part[k]) - '0';
+
+        if (sig->value > ULLONG_MAX / 10) {
+            sig->inexact |= digit != 0;
+            sig->scale += !fraction;
+        } else {
+            sig->value = sig->value * 10 + digit;
+            sig->scale -= fraction;
+        }
+    }
+}
+
+/* Adds the exponent of 'np' to '*scale'.  False if OVS would call it out
+ * of range: it accepts a digit only while the exponent read so far is
+ * below INT_MAX / 10, and the sum must fit an int. */
+static bool
+apply_exponent(const struct number_parts *np, int *scale)
+{
+    long long int e = 0;
+
+    for (size_t k = 0; k < np->exp_len; k++) {
+        if (k && e >= INT_MAX / 10) {
+            return false;
+        }
+        e = 10 * e + (np->exp_part[k] - '0');
+    }
+    e = np->exp_minus ? *scale - e : *scale + e;
+    if (e < INT_MIN || e > INT_MAX) {
+        return false;
+    }
+    *scale = e;
+    return true;
+}
+
+/* Stores in '*out' the exact integer value of 'sig' (negated if 'minus')
+ * and returns true, if there is one and it fits "long long int". */
+static bool
+exact_integer(struct significand sig, bool minus, long long int *out)
+{
+    unsigned long long int limit = LLONG_MAX;
+
+    if (sig.inexact) {
+        return false;
+    }
+    for (; sig.scale > 0; sig.scale--) {
+        if (sig.value >= ULLONG_MAX / 10) {
+            return false;
+        }
+        sig.value *= 10;
+    }
+    for (; sig.scale < 0 && sig.value % 10 == 0; sig.scale++) {
+        sig.value /= 10;
+    }
+    if (sig.scale || sig.value > limit + minus) {
+        return false;
+    }
+    *out = !minus ? (long long int) sig.value
+           : sig.value > limit ? LLONG_MIN : -(long long int) sig.value;
+    return true;
+}
+
+/* The token as a double, via strtod() like OVS.  False if strtod()
+ * rejects it or it overflows (an underflow to zero is accepted). */
+static bool
+real_value(const char *s, size_t len, double *out)
+{
+    char small[64];
+    char *copy = len < sizeof small ? small : ojs_xmalloc(len + 1);
+    int saved = errno;
+    char *stop;
+    bool ok;
+
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    errno = 0;
+    *out = strtod(copy, &stop);
+    ok = *stop == '\0' && stop != copy && errno != EINVAL
+         && !(errno == ERANGE && *out != 0.0);
+    errno = saved;
+    if (copy != small) {
+        free(copy);
+    }
+    return ok;
+}
+
+/* The number token [s, s + len): OVS's rules.  An integer that fits "long
+ * long int" (exponent included, when exact) is JSON_INTEGER, anything else
+ * a JSON_REAL; negative zero becomes zero.  Like OVS, which handles the
+ * token as a C string, a NUL byte ends it (see number_char[]). */
 static void
 input_number(struct json_parser *p, const char *s, size_t len, long long pos)
 {
     const char *nul = memchr(s, '\0', len);
-    const char *cp = s, *end;
-    unsigned long long int significand = 0;
-    bool imprecise = false;
-    bool negative = false;
-    int pow10 = 0;
-    char tmp[64], *text;
-    double d;
-    char *tail;
-    int save_errno;
-    bool ok;
+    struct number_parts np;
+    struct significand sig;
+    const char *err;
+    long long int integer;
+    double real;
 
-    /* OVS parses the token as a C string: a NUL ends it (see
-     * init_tables()). */
-    if (nul) {
-        len = nul - s;
-    }
-    end = s + len;
-
-    if (cp < end && *cp == '-') {
-        negative = true;
-        cp++;
-    }
-    if (cp < end && *cp == '0') {
-        cp++;
-        if (cp < end && is_digit(*cp)) {
-            parser_error(p, pos, "leading zeros not allowed");
-            return;
-        }
-    } else if (cp < end && is_digit(*cp)) {
-        do {
-            if (significand <= ULLONG_MAX / 10) {
-                /* Like OVS, this may wrap for the 20th digit. */
-                significand = significand * 10 + (*cp - '0');
-            } else {
-                pow10++;
-                if (*cp != '0') {
-                    imprecise = true;
-                }
-            }
-            cp++;
-        } while (cp < end && is_digit(*cp));
-    } else {
-        parser_error(p, pos, "'-' must be followed by digit");
-        return;
-    }
-
-    if (cp < end && *cp == '.') {
-        cp++;
-        if (cp >= end || !is_digit(*cp)) {
-            parser_error(p, pos, "decimal point must be followed by digit");
-            return;
-        }
-        do {
-            if (significand <= ULLONG_MAX / 10) {
-                significand = significand * 10 + (*cp - '0');
-                pow10--;
-            } else if (*cp != '0') {
-                imprecise = true;
-            }
-            cp++;
-        } while (cp < end && is_digit(*cp));
-    }
-
-    if (cp < end && (*cp == 'e' || *cp == 'E')) {
-        bool negative_exponent = false;
-        int exponent = 0;
-
-        cp++;
-        if (cp < end && *cp == '+') {
-            cp++;
-        } else if (cp < end && *cp == '-') {
-            negative_exponent = true;
-            cp++;
-        }
-        if (cp >= end || !is_digit(*cp)) {
-            parser_error(p, pos, "exponent must contain at least one digit");
-            return;
-        }
-        do {
-            if (exponent >= INT_MAX / 10) {
-                goto bad_exponent;
-            }
-            exponent = exponent * 10 + (*cp - '0');
-            cp++;
-        } while (cp < end && is_digit(*cp));
-
-        if (negative_exponent) {
-            if (pow10 < INT_MIN + exponent) {
-                goto bad_exponent;
-            }
-            pow10 -= exponent;
-        } else {
-            if (pow10 > INT_MAX - exponent) {
-                goto bad_exponent;
-            }
-            pow10 += exponent;
+    len = nul ? (size_t) (nul - s) : len;
+    err = number_cut(s, s + len, &np);
+    if (!err) {
+        significand_of(&np, &sig);
+        if (!apply_exponent(&np, &sig.scale)) {
+            err = "exponent outside valid range";
+        } else if (np.rest != s + len) {
+            err = "syntax error in number";
         }
     }
-
-    if (cp != end) {
-        parser_error(p, pos, "syntax error in number");
-        return;
-    }
-
-    if (!significand) {
+    if (err) {
+        parser_error(p, pos, "%s", err);
+    } else if (!sig.value) {
         input_scalar(p, json_integer_create(0), pos);
-        return;
-    }
-    if (!imprecise) {
-        while (pow10 > 0 && significand < ULLONG_MAX / 10) {
-            significand *= 10;
-            pow10--;
-        }
-        while (pow10 < 0 && significand % 10 == 0) {
-            significand /= 10;
-            pow10++;
-        }
-        if (pow10 == 0
-            && significand <= (negative
-                               ? (unsigned long long int) LLONG_MAX + 1
-                               : (unsigned long long int) LLONG_MAX)) {
-            long long int v = negative
-                              ? (long long int) (0 - significand)
-                              : (long long int) significand;
-            input_scalar(p, json_integer_create(v), pos);
-            return;
-        }
-    }
-
-    text = len < sizeof tmp ? tmp : xmalloc(len + 1);
-    memcpy(text, s, len);
-    text[len] = '\0';
-    save_errno = errno;
-    errno = 0;
-    d = strtod(text, &tail);
-    ok = !(errno == EINVAL || (errno == ERANGE && d != 0)
-           || tail == text || *tail != '\0');
-    errno = save_errno;
-    if (text != tmp) {
-        free(text);
-    }
-    if (!ok) {
+    } else if (exact_integer(sig, np.minus, &integer)) {
+        input_scalar(p, json_integer_create(integer), pos);
+    } else if (!real_value(s, len, &real)) {
         parser_error(p, pos, "number outside valid range");
-        return;
+    } else {
+        input_scalar(p, json_real_create(real == 0.0 ? 0.0 : real), pos);
     }
-    if (d == 0) {
-        d = 0;                  /* No negative zero. */
-    }
-    input_scalar(p, json_real_create(d), pos);
-    return;
-
-bad_exponent:
-    parser_error(p, pos, "exponent outside valid range");
 }
 
 /* The lexer. */
@@ -845,48 +862,36 @@ enum {
     C_LOWER,                    /* a-z: starts a keyword */
 };
 
-static unsigned char char_class[256];
-static unsigned char number_char[256];  /* .0123456789eE-+ */
-static unsigned char alpha_char[256];   /* A-Z a-z */
-static unsigned char string_stop[256];  /* " \ and < 0x20 */
+/* The tables are constant data, so any number of threads may parse at
+ * once without setting anything up. */
+static const unsigned char char_class[256] = {
+    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE,
+    ['\n'] = C_NEWLINE,
+    ['['] = C_PUNCT, [']'] = C_PUNCT, ['{'] = C_PUNCT, ['}'] = C_PUNCT,
+    [':'] = C_PUNCT, [','] = C_PUNCT,
+    ['"'] = C_QUOTE,
+    ['-'] = C_NUMBER, ['0' ... '9'] = C_NUMBER,
+    ['a' ... 'z'] = C_LOWER,
+};
 
-static void
-init_tables(void)
-{
-    static bool inited;
-    const char *s;
-    int c;
+/* Bytes that continue a number token: .0123456789eE-+ and also NUL,
+ * because OVS tests number bytes with strchr(".0123456789eE-+", c), which
+ * matches the string's own terminator; input_number() then ends the token
+ * at the NUL. */
+static const unsigned char number_char[256] = {
+    ['.'] = 1, ['0' ... '9'] = 1, ['e'] = 1, ['E'] = 1, ['-'] = 1,
+    ['+'] = 1, ['\0'] = 1,
+};
 
-    if (inited) {
-        return;
-    }
-    char_class[' '] = char_class['\t'] = char_class['\r'] = C_SPACE;
-    char_class['\n'] = C_NEWLINE;
-    for (s = "[]{}:,"; *s; s++) {
-        char_class[(unsigned char) *s] = C_PUNCT;
-    }
-    char_class['"'] = C_QUOTE;
-    char_class['-'] = C_NUMBER;
-    for (c = '0'; c <= '9'; c++) {
-        char_class[c] = C_NUMBER;
-    }
-    for (c = 'a'; c <= 'z'; c++) {
-        char_class[c] = C_LOWER;
-        alpha_char[c] = alpha_char[c - 'a' + 'A'] = 1;
-    }
-    for (s = ".0123456789eE-+"; *s; s++) {
-        number_char[(unsigned char) *s] = 1;
-    }
-    /* OVS tests number bytes with strchr(".0123456789eE-+", c), which also
-     * matches the string's own NUL: a NUL byte continues a number token,
-     * and input_number() then ends the token at it. */
-    number_char['\0'] = 1;
-    for (c = 0; c < 0x20; c++) {
-        string_stop[c] = 1;
-    }
-    string_stop['"'] = string_stop['\\'] = 1;
-    inited = true;
-}
+/* Bytes that continue a keyword: A-Z a-z. */
+static const unsigned char alpha_char[256] = {
+    ['A' ... 'Z'] = 1, ['a' ... 'z'] = 1,
+};
+
+/* Bytes that end a run of plain string bytes: '"', '\\' and controls. */
+static const unsigned char string_stop[256] = {
+    [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
 
 /* Returns the first byte in [s, end) that ends a string run: '"', '\\' or a
  * control character; 'end' if none. */
@@ -956,7 +961,6 @@ json_parser_feed(struct json_parser *p, const char *input, size_t n)
     const char *tok;
     bool escaped;
 
-    init_tables();
     if (p->done) {
         return 0;
     }
@@ -1102,17 +1106,11 @@ json_parser_finish(struct json_parser *p)
 {
     struct json *json;
 
-    switch (p->lex) {
-    case LEX_START:
-        break;
-    case LEX_STRING:
-    case LEX_ESCAPE:
+    if (p->lex == LEX_STRING || p->lex == LEX_ESCAPE) {
         parser_error(p, p->base, "unexpected end of input in quoted string");
-        break;
-    case LEX_NUMBER:
-    case LEX_KEYWORD:
+    } else if (p->lex != LEX_START) {
+        /* The input ends a number or keyword as a space would. */
         json_parser_feed(p, " ", 1);
-        break;
     }
 
     if (p->state == P_START) {
@@ -1121,12 +1119,14 @@ json_parser_finish(struct json_parser *p)
         parser_error(p, p->base, "unexpected end of input");
     }
 
-    if (!p->error) {
-        json = p->result;
-        p->result = NULL;
+    /* Hand over either the value or the message (as a string value), so
+     * that json_parser_abort() frees neither. */
+    char **taken = p->error ? &p->error : NULL;
+    json = taken ? json_string_create_nocopy(*taken) : p->result;
+    if (taken) {
+        *taken = NULL;
     } else {
-        json = json_string_create_nocopy(p->error);
-        p->error = NULL;
+        p->result = NULL;
     }
     json_parser_abort(p);
     return json;
@@ -1173,46 +1173,60 @@ json_from_serialized_object(const struct json *json)
     return json_from_string(json_serialized_object(json));
 }
 
+/* The value OVS returns for an I/O error: a JSON_STRING with the message
+ * (which no parse error can be confused with: those start with "line"). */
+static struct json *
+io_error(const char *what, const char *name, int error)
+{
+    struct ds msg = DS_EMPTY_INITIALIZER;
+
+    ds_put_cstr(&msg, what);
+    if (name) {
+        ds_put_format(&msg, " \"%s\"", name);
+    }
+    ds_put_format(&msg, ": %s", strerror(error));
+    return json_string_create_nocopy(ds_steal_cstr(&msg));
+}
+
+/* Reads 'stream' to its end (or to the end of the JSON text and what may
+ * follow it) and parses it with JSPF_TRAILER. */
 struct json *
 json_from_stream(FILE *stream)
 {
-    struct json_parser *p = json_parser_create(JSPF_TRAILER);
-    struct json *json;
+    struct json_parser *parser = json_parser_create(JSPF_TRAILER);
+    struct json *value;
+    char *chunk = ojs_xmalloc(CHUNK_SIZE);
+    size_t got;
+    int read_error = 0;
 
-    for (;;) {
-        char buffer[BUFSIZ];
-        size_t n = fread(buffer, 1, sizeof buffer, stream);
+    do {
+        got = fread(chunk, 1, CHUNK_SIZE, stream);
+        read_error = ferror(stream) ? errno : 0;
+    } while (got && json_parser_feed(parser, chunk, got) == got
+             && !read_error);
+    free(chunk);
 
-        if (!n || json_parser_feed(p, buffer, n) != n) {
-            break;
-        }
+    value = json_parser_finish(parser);
+    if (read_error || ferror(stream)) {
+        json_destroy(value);
+        value = io_error("error reading JSON stream", NULL,
+                         read_error ? read_error : errno);
     }
-    json = json_parser_finish(p);
-
-    if (ferror(stream)) {
-        struct ds msg = DS_EMPTY_INITIALIZER;
-
-        json_destroy(json);
-        ds_put_format(&msg, "error reading JSON stream: %s", strerror(errno));
-        json = json_string_create_nocopy(ds_steal_cstr(&msg));
-    }
-    return json;
+    return value;
 }
 
 struct json *
 json_from_file(const char *file_name)
 {
-    FILE *stream = fopen(file_name, "r");
-    struct json *json;
+    struct json *value;
+    FILE *stream;
 
-    if (!stream) {
-        struct ds msg = DS_EMPTY_INITIALIZER;
-
-        ds_put_format(&msg, "error opening \"%s\": %s", file_name,
-                      strerror(errno));
-        return json_string_create_nocopy(ds_steal_cstr(&msg));
+    stream = fopen(file_name, "r");
+    if (stream) {
+        value = json_from_stream(stream);
+        fclose(stream);
+    } else {
+        value = io_error("error opening", file_name, errno);
     }
-    json = json_from_stream(stream);
-    fclose(stream);
-    return json;
+    return value;
 }

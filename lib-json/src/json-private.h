@@ -6,17 +6,24 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/json.h"
+#include "ovsjson/json.h"
 #include "util.h"
+
+/* Values of "struct json"'s 'alloc__': where the dynamic payload of a
+ * string or serialized object lives. */
+enum {
+    OJS_ALLOC_SEPARATE = 0,     /* A heap block of its own (or none). */
+    OJS_ALLOC_IN_BLOCK = 1,     /* Right after the struct, in its block. */
+};
 
 /* Allocates a value of 'type' with one reference and no payload. */
 static inline struct json *
 json_alloc__(enum json_type type)
 {
-    struct json *json = xmalloc(sizeof *json);
+    struct json *json = ojs_xmalloc(sizeof *json);
     json->type = type;
-    json->storage_type = JSON_STORAGE_DYNAMIC;
-    json->n_inline = 0;
+    json->storage_type = JSON_STRING_DYNAMIC;
+    json->alloc__ = OJS_ALLOC_SEPARATE;
     json->count = 1;
     return json;
 }
@@ -31,14 +38,14 @@ json_string_create_len__(const char *s, size_t len)
 
     if (len <= JSON_STRING_INLINE_LEN) {
         json = json_alloc__(JSON_STRING);
-        json->storage_type = JSON_STORAGE_INLINE;
+        json->storage_type = JSON_STRING_INLINE;
         memcpy(json->str, s, len);
         json->str[len] = '\0';
     } else {
-        json = xmalloc(sizeof *json + len + 1);
+        json = ojs_xmalloc(sizeof *json + len + 1);
         json->type = JSON_STRING;
-        json->storage_type = JSON_STORAGE_DYNAMIC;
-        json->n_inline = 0;
+        json->storage_type = JSON_STRING_DYNAMIC;
+        json->alloc__ = OJS_ALLOC_IN_BLOCK;
         json->count = 1;
         json->str_ptr = (char *) (json + 1);
         memcpy(json->str_ptr, s, len);
@@ -52,7 +59,7 @@ json_string_create_len__(const char *s, size_t len)
 static inline void
 json_free_str__(struct json *json)
 {
-    if (json->str_ptr != (char *) (json + 1)) {
+    if (json->alloc__ != OJS_ALLOC_IN_BLOCK) {
         free(json->str_ptr);
     }
 }
@@ -61,11 +68,11 @@ json_free_str__(struct json *json)
 static inline const char *
 json_str__(const struct json *json)
 {
-    return json->storage_type == JSON_STORAGE_INLINE
+    return json->storage_type == JSON_STRING_INLINE
            ? json->str : json->str_ptr;
 }
 
-struct json *json_object_create_sized__(size_t n_nodes, size_t names_len,
+struct json *ojs_json_object_create_sized(size_t n_nodes, size_t names_len,
                                         char **namesp);
 
 #endif

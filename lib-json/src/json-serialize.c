@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/dynamic-string.h"
+#include "ovsjson/dynamic-string.h"
 #include "json-private.h"
+#include "shash-private.h"
 
 #define SPACES_PER_LEVEL 2
 
@@ -194,7 +195,7 @@ serialize_object(const struct shash *sh, struct serializer *s)
 
     if (s->flags & JSSF_SORT && !sh->sorted) {
         const struct shash_node *buf[32], **nodes;
-        size_t n = shash_sorted_nodes__(sh, buf, 32, &nodes);
+        size_t n = ojs_shash_sorted_nodes(sh, buf, 32, &nodes);
 
         for (i = 0; i < n; i++) {
             serialize_member(i, nodes[i], s);
@@ -218,12 +219,12 @@ serialize_array(const struct json *json, struct serializer *s)
     size_t i, n;
     struct json *const *elems;
 
-    if (json->storage_type == JSON_STORAGE_INLINE) {
-        n = json->n_inline;
-        elems = json->elems;
+    if (json->storage_type != JSON_ARRAY_DYNAMIC) {
+        n = json->storage_type - JSON_ARRAY_DYNAMIC;
+        elems = json->elements;
     } else {
-        n = json->array.n;
-        elems = json->array.elems;
+        n = json->array.size;
+        elems = json->array.elements;
     }
 
     put_char(s->ds, '[');
@@ -245,48 +246,32 @@ serialize_array(const struct json *json, struct serializer *s)
 static void
 serialize(const struct json *json, struct serializer *s)
 {
-    switch (json->type) {
-    case JSON_NULL:
-        put_bytes(s->ds, "null", 4);
-        break;
-    case JSON_FALSE:
-        put_bytes(s->ds, "false", 5);
-        break;
-    case JSON_TRUE:
-        put_bytes(s->ds, "true", 4);
-        break;
-    case JSON_OBJECT:
-        serialize_object(json->object, s);
-        break;
-    case JSON_ARRAY:
-        serialize_array(json, s);
-        break;
-    case JSON_INTEGER:
-        serialize_integer(json->integer, s->ds);
-        break;
-    case JSON_REAL:
-        serialize_real(json->real, s->ds);
-        break;
-    case JSON_STRING:
+    /* The three literals are the names json_type_to_string() gives. */
+    if (json->type <= JSON_TRUE) {
+        const char *word = json_type_to_string(json->type);
+        put_bytes(s->ds, word, strlen(word));
+    } else if (json->type == JSON_STRING) {
         serialize_string(json_str__(json), s->ds);
-        break;
-    case JSON_SERIALIZED_OBJECT:
+    } else if (json->type == JSON_OBJECT) {
+        serialize_object(json->object, s);
+    } else if (json->type == JSON_ARRAY) {
+        serialize_array(json, s);
+    } else if (json->type == JSON_INTEGER) {
+        serialize_integer(json->integer, s->ds);
+    } else if (json->type == JSON_REAL) {
+        serialize_real(json->real, s->ds);
+    } else if (json->type == JSON_SERIALIZED_OBJECT) {
         put_bytes(s->ds, json->str_ptr, strlen(json->str_ptr));
-        break;
-    case JSON_N_TYPES:
-    default:
-        ovsjson_abort("json_to_ds: bad type");
+    } else {
+        ojs_abort("json_to_ds: bad type");
     }
 }
 
 void
 json_to_ds(const struct json *json, int flags, struct ds *ds)
 {
-    struct serializer s;
+    struct serializer s = { .ds = ds, .flags = flags };
 
-    s.ds = ds;
-    s.depth = 0;
-    s.flags = flags;
     ds_reserve(ds, ds->length + 64);
     serialize(json, &s);
     ds->string[ds->length] = '\0';
@@ -295,11 +280,10 @@ json_to_ds(const struct json *json, int flags, struct ds *ds)
 char *
 json_to_string(const struct json *json, int flags)
 {
-    struct ds ds;
+    struct ds out = DS_EMPTY_INITIALIZER;
 
-    ds_init(&ds);
-    json_to_ds(json, flags, &ds);
-    return ds_steal_cstr(&ds);
+    json_to_ds(json, flags, &out);
+    return ds_steal_cstr(&out);
 }
 
 void

@@ -1,67 +1,71 @@
 /* lib-json: JSON values: creation, access, copies, comparison, hashing and
  * destruction.  Our own implementation of OVS's json API. */
 
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/dynamic-string.h"
+#include "ovsjson/dynamic-string.h"
+#include "ovsjson/uuid.h"
 #include "json-private.h"
 #include "shash-private.h"
+
+/* The names json_type_to_string() gives: JSON's own, with one "number" for
+ * integers and reals. */
+static const char *const type_names[JSON_N_TYPES] = {
+    [JSON_NULL] = "null", [JSON_FALSE] = "false", [JSON_TRUE] = "true",
+    [JSON_OBJECT] = "object", [JSON_ARRAY] = "array",
+    [JSON_INTEGER] = "number", [JSON_REAL] = "number",
+    [JSON_STRING] = "string",
+};
 
 const char *
 json_type_to_string(enum json_type type)
 {
-    switch (type) {
-    case JSON_NULL:
-        return "null";
-    case JSON_FALSE:
-        return "false";
-    case JSON_TRUE:
-        return "true";
-    case JSON_OBJECT:
-        return "object";
-    case JSON_ARRAY:
-        return "array";
-    case JSON_INTEGER:
-    case JSON_REAL:
-        return "number";
-    case JSON_STRING:
-        return "string";
-    case JSON_N_TYPES:
-    case JSON_SERIALIZED_OBJECT:
-    default:
-        return "<invalid>";
-    }
+    return (unsigned int) type < JSON_N_TYPES ? type_names[type]
+                                              : "<invalid>";
 }
 
 /* Scalars. */
 
-struct json *
-json_null_create(void)
-{
-    return json_alloc__(JSON_NULL);
-}
-
+/* JSON_TRUE follows JSON_FALSE in enum json_type. */
 struct json *
 json_boolean_create(bool b)
 {
-    return json_alloc__(b ? JSON_TRUE : JSON_FALSE);
+    return json_alloc__(JSON_FALSE + (b ? 1 : 0));
+}
+
+/* A JSON_INTEGER of 'i' or a JSON_REAL of 'r', as 'type' says. */
+static struct json *
+number_create(enum json_type type, long long int i, double r)
+{
+    struct json *json = json_alloc__(type);
+
+    if (type == JSON_INTEGER) {
+        json->integer = i;
+    } else {
+        json->real = r;
+    }
+    return json;
 }
 
 struct json *
 json_integer_create(long long int integer)
 {
-    struct json *json = json_alloc__(JSON_INTEGER);
-    json->integer = integer;
-    return json;
+    return number_create(JSON_INTEGER, integer, 0.0);
 }
 
 struct json *
 json_real_create(double real)
 {
-    struct json *json = json_alloc__(JSON_REAL);
-    json->real = real;
-    return json;
+    return number_create(JSON_REAL, 0, real);
+}
+
+struct json *
+json_null_create(void)
+{
+    return json_alloc__(JSON_NULL);
 }
 
 /* Strings. */
@@ -78,23 +82,28 @@ json_string_create(const char *s)
     return json_string_create_len(s, strlen(s));
 }
 
-/* Takes ownership of 's' (from malloc()).  A short 's' is copied inline and
- * freed, so that every string of up to JSON_STRING_INLINE_LEN bytes has the
- * inline form. */
+/* Takes ownership of 's' (from malloc()): it becomes the dynamic storage
+ * of the new string, whatever its length, and is freed with it. */
 struct json *
 json_string_create_nocopy(char *s)
 {
-    size_t len = strlen(s);
     struct json *json = json_alloc__(JSON_STRING);
-
-    if (len <= JSON_STRING_INLINE_LEN) {
-        json->storage_type = JSON_STORAGE_INLINE;
-        memcpy(json->str, s, len + 1);
-        free(s);
-    } else {
-        json->str_ptr = s;
-    }
+    json->str_ptr = s;
     return json;
+}
+
+/* A string holding 'uuid' in the 36-character form
+ * "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lowercase. */
+struct json *
+json_string_create_uuid(const struct uuid *uuid)
+{
+    char *text = ojs_xmalloc(37);
+    const uint32_t *w = uuid->parts;
+
+    snprintf(text, 37, "%08"PRIx32"-%04"PRIx32"-%04"PRIx32"-%04"PRIx32
+             "-%04"PRIx32"%08"PRIx32, w[0], w[1] >> 16, w[1] & 0xffff,
+             w[2] >> 16, w[2] & 0xffff, w[3]);
+    return json_string_create_nocopy(text);
 }
 
 struct json *
@@ -105,104 +114,114 @@ json_serialized_object_create(const struct json *src)
     return json;
 }
 
+/* Returns 'json' if its type is one of 'types' (a mask of TYPE_BIT()s);
+ * aborts naming 'fn' otherwise.  The accessors' type check. */
+#define TYPE_BIT(T) (1u << (T))
+static inline const struct json *
+expect(const struct json *json, unsigned int types, const char *fn)
+{
+    if (OVSJSON_UNLIKELY(!(TYPE_BIT(json->type) & types))) {
+        ojs_abort(fn);
+    }
+    return json;
+}
+
 const char *
 json_string(const struct json *json)
 {
-    ovs_assert(json->type == JSON_STRING);
-    return json_str__(json);
+    return json_str__(expect(json, TYPE_BIT(JSON_STRING), "json_string"));
 }
 
 const char *
 json_serialized_object(const struct json *json)
 {
-    ovs_assert(json->type == JSON_SERIALIZED_OBJECT);
-    return json->str_ptr;
+    return expect(json, TYPE_BIT(JSON_SERIALIZED_OBJECT),
+                  "json_serialized_object")->str_ptr;
 }
 
 bool
 json_boolean(const struct json *json)
 {
-    ovs_assert(json->type == JSON_TRUE || json->type == JSON_FALSE);
-    return json->type == JSON_TRUE;
+    unsigned int bools = TYPE_BIT(JSON_TRUE) | TYPE_BIT(JSON_FALSE);
+    return expect(json, bools, "json_boolean")->type == JSON_TRUE;
 }
 
+/* A real, or an integer converted to double. */
 double
 json_real(const struct json *json)
 {
-    ovs_assert(json->type == JSON_REAL || json->type == JSON_INTEGER);
-    return json->type == JSON_REAL ? json->real : (double) json->integer;
+    unsigned int numbers = TYPE_BIT(JSON_REAL) | TYPE_BIT(JSON_INTEGER);
+    return expect(json, numbers, "json_real")->type == JSON_INTEGER
+           ? (double) json->integer : json->real;
 }
 
 int64_t
 json_integer(const struct json *json)
 {
-    ovs_assert(json->type == JSON_INTEGER);
-    return json->integer;
+    return expect(json, TYPE_BIT(JSON_INTEGER), "json_integer")->integer;
 }
 
-/* Arrays. */
-
-static inline struct json **
-array_elems(const struct json *json)
-{
-    return json->storage_type == JSON_STORAGE_INLINE
-           ? (struct json **) json->elems : json->array.elems;
-}
+/* Arrays.  Like OVS 3.6: an empty array and one of more than
+ * JSON_ARRAY_INLINE_LEN elements are JSON_ARRAY_DYNAMIC, the others keep
+ * their elements inline and their count in 'storage_type'. */
 
 static inline size_t
 array_n(const struct json *json)
 {
-    return json->storage_type == JSON_STORAGE_INLINE
-           ? json->n_inline : json->array.n;
+    return json->storage_type == JSON_ARRAY_DYNAMIC
+           ? json->array.size
+           : (size_t) (json->storage_type - JSON_ARRAY_DYNAMIC);
+}
+
+static inline struct json **
+array_elems(const struct json *json)
+{
+    return json->storage_type == JSON_ARRAY_DYNAMIC
+           ? json->array.elements : (struct json **) json->elements;
+}
+
+static struct json *
+array_alloc(enum json_storage_type storage)
+{
+    struct json *json = json_alloc__(JSON_ARRAY);
+    json->storage_type = storage;
+    return json;
 }
 
 struct json *
 json_array_create_empty(void)
 {
-    struct json *json = json_alloc__(JSON_ARRAY);
-    json->storage_type = JSON_STORAGE_INLINE;
-    json->n_inline = 0;
+    struct json *json = array_alloc(JSON_ARRAY_DYNAMIC);
+    json->array.size = json->array.allocated = 0;
+    json->array.elements = NULL;
     return json;
 }
 
-/* Creates an array of the 'n' values in 'elements' and takes ownership of
- * both (the 'elements' vector must come from malloc()). */
+/* Takes ownership of the 'n' values in 'elements' and of the vector itself
+ * (from malloc()), which becomes the array's dynamic storage, as in OVS. */
 struct json *
 json_array_create(struct json **elements, size_t n)
 {
-    struct json *json = json_alloc__(JSON_ARRAY);
-
-    if (n <= JSON_ARRAY_INLINE_LEN) {
-        json->storage_type = JSON_STORAGE_INLINE;
-        json->n_inline = n;
-        if (n) {
-            memcpy(json->elems, elements, n * sizeof *elements);
-        }
-        free(elements);
-    } else {
-        json->array.elems = elements;
-        json->array.n = n;
-        json->array.n_allocated = n;
-    }
+    struct json *json = array_alloc(JSON_ARRAY_DYNAMIC);
+    json->array.elements = elements;
+    json->array.size = json->array.allocated = n;
     return json;
 }
 
 struct json *
 json_array_create_1(struct json *elem0)
 {
-    struct json *json = json_array_create_empty();
-    json->n_inline = 1;
-    json->elems[0] = elem0;
+    struct json *json = array_alloc(JSON_ARRAY_INLINE_1);
+    json->elements[0] = elem0;
     return json;
 }
 
 struct json *
 json_array_create_2(struct json *elem0, struct json *elem1)
 {
-    struct json *json = json_array_create_empty();
-    json->n_inline = 2;
-    json->elems[0] = elem0;
-    json->elems[1] = elem1;
+    struct json *json = array_alloc(JSON_ARRAY_INLINE_2);
+    json->elements[0] = elem0;
+    json->elements[1] = elem1;
     return json;
 }
 
@@ -210,105 +229,116 @@ struct json *
 json_array_create_3(struct json *elem0, struct json *elem1,
                     struct json *elem2)
 {
-    struct json *json = json_array_create_empty();
-    json->n_inline = 3;
-    json->elems[0] = elem0;
-    json->elems[1] = elem1;
-    json->elems[2] = elem2;
+    struct json *json = array_alloc(JSON_ARRAY_INLINE_3);
+    json->elements[0] = elem0;
+    json->elements[1] = elem1;
+    json->elements[2] = elem2;
     return json;
 }
 
-/* Appends 'element' to 'array_', taking ownership.  The 4th element moves
- * an inline array to the heap. */
+/* Appends 'element' to 'json', taking ownership.  An empty array takes its
+ * first element inline; the 4th element moves the array to the heap. */
 void
 json_array_add(struct json *json, struct json *element)
 {
+    struct json_array *a = &json->array;
+    size_t n;
+
     ovs_assert(json->type == JSON_ARRAY);
-    if (json->storage_type == JSON_STORAGE_INLINE) {
-        size_t n = json->n_inline;
+    n = array_n(json);
+    if (json->storage_type != JSON_ARRAY_DYNAMIC || !n) {
         if (n < JSON_ARRAY_INLINE_LEN) {
-            json->elems[json->n_inline++] = element;
+            if (json->storage_type == JSON_ARRAY_DYNAMIC) {
+                /* Emptied by json_array_pop(): drop the vector. */
+                free(a->elements);
+            }
+            json->elements[n] = element;
+            json->storage_type = JSON_ARRAY_INLINE_1 + n;
             return;
-        } else {
-            struct json **elems = xmalloc(2 * n * sizeof *elems);
-            memcpy(elems, json->elems, n * sizeof *elems);
-            json->storage_type = JSON_STORAGE_DYNAMIC;
-            json->n_inline = 0;
-            json->array.elems = elems;
-            json->array.n = n;
-            json->array.n_allocated = 2 * n;
         }
+
+        /* Three inline elements: move them to a vector of four. */
+        struct json **v = ojs_xmalloc(4 * sizeof *v);
+        memcpy(v, json->elements, 3 * sizeof *v);
+        v[3] = element;
+        json->storage_type = JSON_ARRAY_DYNAMIC;
+        a->elements = v;
+        a->size = a->allocated = 4;
+        return;
     }
-    if (json->array.n >= json->array.n_allocated) {
-        json->array.n_allocated = json->array.n_allocated * 2 + 1;
-        json->array.elems = xrealloc(json->array.elems,
-                                     json->array.n_allocated
-                                     * sizeof *json->array.elems);
+    if (a->size == a->allocated) {
+        a->allocated = a->allocated ? 2 * a->allocated : 4;
+        a->elements = ojs_xrealloc(a->elements,
+                                   a->allocated * sizeof *a->elements);
     }
-    json->array.elems[json->array.n++] = element;
+    a->elements[a->size++] = element;
 }
 
-/* Frees unused capacity; an array that fits moves back inline. */
+/* Frees the unused capacity of a dynamic array.  (Like OVS, an array never
+ * moves back inline.) */
 void
 json_array_trim(struct json *json)
 {
-    ovs_assert(json->type == JSON_ARRAY);
-    if (json->storage_type == JSON_STORAGE_INLINE) {
-        return;
-    }
-    if (json->array.n <= JSON_ARRAY_INLINE_LEN) {
-        struct json **elems = json->array.elems;
-        size_t n = json->array.n;
+    struct json_array *a = &json->array;
 
-        json->storage_type = JSON_STORAGE_INLINE;
-        json->n_inline = n;
-        if (n) {
-            memcpy(json->elems, elems, n * sizeof *elems);
+    ovs_assert(json->type == JSON_ARRAY);
+    if (json->storage_type == JSON_ARRAY_DYNAMIC && a->size < a->allocated) {
+        if (a->size) {
+            a->elements = ojs_xrealloc(a->elements,
+                                       a->size * sizeof *a->elements);
+        } else {
+            free(a->elements);
+            a->elements = NULL;
         }
-        free(elems);
-    } else if (json->array.n < json->array.n_allocated) {
-        json->array.n_allocated = json->array.n;
-        json->array.elems = xrealloc(json->array.elems, json->array.n
-                                     * sizeof *json->array.elems);
+        a->allocated = a->size;
     }
 }
 
 size_t
 json_array_size(const struct json *json)
 {
-    ovs_assert(json->type == JSON_ARRAY);
-    return array_n(json);
+    return array_n(expect(json, TYPE_BIT(JSON_ARRAY), "json_array_size"));
 }
 
-struct json *
+const struct json *
 json_array_at(const struct json *json, size_t index)
 {
-    ovs_assert(json->type == JSON_ARRAY && index < array_n(json));
-    return array_elems(json)[index];
+    size_t n = json_array_size(json);
+    return index < n ? array_elems(json)[index] : NULL;
 }
 
-/* Replaces element 'index' of 'json' by 'value' and destroys the old one. */
+/* Stores 'element' at 'index'.  The element it replaces is not destroyed:
+ * its owner is the caller, as in OVS 3.6. */
 void
-json_array_set(struct json *json, size_t index, struct json *value)
+json_array_set(struct json *json, size_t index, struct json *element)
 {
-    struct json **elems;
-
-    ovs_assert(json->type == JSON_ARRAY && index < array_n(json));
-    elems = array_elems(json);
-    json_destroy(elems[index]);
-    elems[index] = value;
+    ovs_assert(json_array_size(json) > index);
+    array_elems(json)[index] = element;
 }
 
 /* Removes the last element of 'json' and returns it (the caller owns it),
- * or returns NULL if 'json' is empty. */
+ * or returns NULL if 'json' is empty.  The last inline element leaves an
+ * empty dynamic array behind, as in OVS. */
 struct json *
 json_array_pop(struct json *json)
 {
-    ovs_assert(json->type == JSON_ARRAY);
-    if (json->storage_type == JSON_STORAGE_INLINE) {
-        return json->n_inline ? json->elems[--json->n_inline] : NULL;
+    size_t n = json_array_size(json);
+    struct json *last;
+
+    if (!n) {
+        return NULL;
     }
-    return json->array.n ? json->array.elems[--json->array.n] : NULL;
+    last = array_elems(json)[n - 1];
+    if (json->storage_type == JSON_ARRAY_DYNAMIC) {
+        json->array.size--;
+    } else if (n > 1) {
+        json->storage_type--;
+    } else {
+        json->storage_type = JSON_ARRAY_DYNAMIC;
+        json->array.size = json->array.allocated = 0;
+        json->array.elements = NULL;
+    }
+    return last;
 }
 
 bool
@@ -330,16 +360,16 @@ json_array_contains_string(const struct json *json, const char *str)
  * (and, for parsed objects, with the member array and the names). */
 
 struct json *
-json_object_create_sized__(size_t n_nodes, size_t names_len, char **namesp)
+ojs_json_object_create_sized(size_t n_nodes, size_t names_len, char **namesp)
 {
     size_t size = sizeof(struct json) + sizeof(struct shash)
                   + n_nodes * sizeof(struct shash_node) + names_len;
-    struct json *json = xmalloc(size);
+    struct json *json = ojs_xmalloc(size);
     struct shash *sh = (struct shash *) (json + 1);
 
     json->type = JSON_OBJECT;
-    json->storage_type = JSON_STORAGE_DYNAMIC;
-    json->n_inline = 0;
+    json->storage_type = JSON_STRING_DYNAMIC;
+    json->alloc__ = OJS_ALLOC_SEPARATE;
     json->count = 1;
     json->object = sh;
     shash_init(sh);
@@ -360,14 +390,13 @@ json_object_create_sized__(size_t n_nodes, size_t names_len, char **namesp)
 struct json *
 json_object_create(void)
 {
-    return json_object_create_sized__(0, 0, NULL);
+    return ojs_json_object_create_sized(0, 0, NULL);
 }
 
 struct shash *
 json_object(const struct json *json)
 {
-    ovs_assert(json->type == JSON_OBJECT);
-    return json->object;
+    return expect(json, TYPE_BIT(JSON_OBJECT), "json_object")->object;
 }
 
 void
@@ -392,12 +421,29 @@ void
 json_object_put_format(struct json *json,
                        const char *name, const char *format, ...)
 {
+    struct ds value = DS_EMPTY_INITIALIZER;
     va_list args;
 
     va_start(args, format);
-    json_object_put(json, name,
-                    json_string_create_nocopy(xvasprintf(format, args)));
+    ds_put_format_valist(&value, format, args);
     va_end(args);
+    json_object_put(json, name,
+                    json_string_create_nocopy(ds_steal_cstr(&value)));
+}
+
+void
+json_object_put_uuid(struct json *json, const char *name,
+                     const struct uuid *uuid)
+{
+    json_object_put(json, name, json_string_create_uuid(uuid));
+}
+
+/* True if 'json' is an object without members; false for anything else,
+ * null included. */
+bool
+json_object_is_empty(struct json *json)
+{
+    return json && json->type == JSON_OBJECT && !json->object->n;
 }
 
 /* Returns the value of member 'name' of object 'json', or NULL. */
@@ -413,12 +459,15 @@ bool
 json_object_delete(struct json *json, const char *name)
 {
     struct shash *sh = json_object(json);
-    size_t i = shash_find_idx__(sh, name, strlen(name));
+    size_t i = ojs_shash_find_idx(sh, name, strlen(name));
+    struct json *value;
 
     if (i == SIZE_MAX) {
         return false;
     }
-    json_destroy(shash_delete(sh, &sh->nodes[i]));
+    value = sh->nodes[i].data;
+    shash_delete(sh, &sh->nodes[i]);
+    json_destroy(value);
     return true;
 }
 
@@ -427,44 +476,31 @@ json_object_delete(struct json *json, const char *name)
 void
 json_destroy__(struct json *json, bool yield)
 {
-    size_t i;
+    enum json_type type = json->type;
 
-    (void) yield;
-    switch (json->type) {
-    case JSON_OBJECT: {
-        struct shash *sh = json->object;
-        for (i = 0; i < sh->n; i++) {
-            json_destroy(sh->nodes[i].data);
+    (void) yield;               /* OVS's cooperative yielding: not here. */
+    if (type == JSON_OBJECT) {
+        struct shash *members = json->object;
+
+        for (size_t k = 0; k < members->n; k++) {
+            json_destroy(members->nodes[k].data);
         }
-        shash_destroy(sh);
-        break;
-    }
-    case JSON_ARRAY: {
-        size_t n = array_n(json);
-        struct json **elems = array_elems(json);
-        for (i = 0; i < n; i++) {
-            json_destroy(elems[i]);
+        shash_destroy(members);   /* Its block is the value's own. */
+    } else if (type == JSON_ARRAY) {
+        struct json **v = array_elems(json);
+
+        for (size_t k = array_n(json); k-- > 0; ) {
+            json_destroy(v[k]);
         }
-        if (json->storage_type == JSON_STORAGE_DYNAMIC) {
-            free(json->array.elems);
+        if (json->storage_type == JSON_ARRAY_DYNAMIC) {
+            free(v);
         }
-        break;
-    }
-    case JSON_STRING:
-    case JSON_SERIALIZED_OBJECT:
-        if (json->storage_type == JSON_STORAGE_DYNAMIC) {
+    } else if (type == JSON_STRING || type == JSON_SERIALIZED_OBJECT) {
+        if (json->storage_type == JSON_STRING_DYNAMIC) {
             json_free_str__(json);
         }
-        break;
-    case JSON_NULL:
-    case JSON_FALSE:
-    case JSON_TRUE:
-    case JSON_INTEGER:
-    case JSON_REAL:
-        break;
-    case JSON_N_TYPES:
-    default:
-        ovsjson_abort("json_destroy: bad type");
+    } else if (type > JSON_REAL) {
+        ojs_abort("json_destroy: bad type");
     }
     free(json);
 }
@@ -488,7 +524,7 @@ deep_clone_object(const struct shash *src)
     for (i = 0; i < src->n; i++) {
         names_len += strlen(src->nodes[i].name) + 1;
     }
-    json = json_object_create_sized__(src->n, names_len, &names);
+    json = ojs_json_object_create_sized(src->n, names_len, &names);
     sh = json->object;
     for (i = 0; i < src->n; i++) {
         size_t len = strlen(src->nodes[i].name) + 1;
@@ -499,29 +535,30 @@ deep_clone_object(const struct shash *src)
     }
     sh->n = src->n;
     sh->sorted = src->sorted;
-    shash_fixup__(sh);
+    ojs_shash_fixup(sh);
     return json;
 }
 
+/* Like OVS: up to 3 elements inline, none or more on the heap. */
 static struct json *
 deep_clone_array(const struct json *src)
 {
     size_t i, n = array_n(src);
-    struct json **src_elems = array_elems(src);
-    struct json *json = json_alloc__(JSON_ARRAY);
-    struct json **elems;
+    struct json **from = array_elems(src);
+    struct json *json;
 
-    if (n <= JSON_ARRAY_INLINE_LEN) {
-        json->storage_type = JSON_STORAGE_INLINE;
-        json->n_inline = n;
-        elems = json->elems;
+    if (n && n <= JSON_ARRAY_INLINE_LEN) {
+        json = array_alloc(JSON_ARRAY_INLINE_1 + (n - 1));
+        for (i = 0; i < n; i++) {
+            json->elements[i] = json_deep_clone(from[i]);
+        }
     } else {
-        elems = xmalloc(n * sizeof *elems);
-        json->array.elems = elems;
-        json->array.n = json->array.n_allocated = n;
-    }
-    for (i = 0; i < n; i++) {
-        elems[i] = json_deep_clone(src_elems[i]);
+        json = json_array_create_empty();
+        json->array.elements = n ? ojs_xmalloc(n * sizeof *from) : NULL;
+        json->array.size = json->array.allocated = n;
+        for (i = 0; i < n; i++) {
+            json->array.elements[i] = json_deep_clone(from[i]);
+        }
     }
     return json;
 }
@@ -531,36 +568,27 @@ json_deep_clone(const struct json *json)
 {
     struct json *copy;
 
-    switch (json->type) {
-    case JSON_OBJECT:
+    if (json->type == JSON_OBJECT) {
         return deep_clone_object(json->object);
-    case JSON_ARRAY:
+    } else if (json->type == JSON_ARRAY) {
         return deep_clone_array(json);
-    case JSON_STRING:
-        if (json->storage_type == JSON_STORAGE_INLINE) {
-            copy = json_alloc__(JSON_STRING);
-            copy->storage_type = JSON_STORAGE_INLINE;
-            memcpy(copy->str, json->str, sizeof copy->str);
-            return copy;
-        }
-        return json_string_create_len__(json->str_ptr,
-                                        strlen(json->str_ptr));
-    case JSON_SERIALIZED_OBJECT:
+    } else if (json->type == JSON_STRING) {
+        return json_string_create_len__(json_str__(json),
+                                        strlen(json_str__(json)));
+    } else if (json->type == JSON_SERIALIZED_OBJECT) {
         copy = json_alloc__(JSON_SERIALIZED_OBJECT);
-        copy->str_ptr = xstrdup(json->str_ptr);
+        copy->str_ptr = ojs_xstrdup(json->str_ptr);
         return copy;
-    case JSON_NULL:
-    case JSON_FALSE:
-    case JSON_TRUE:
-        return json_alloc__(json->type);
-    case JSON_INTEGER:
-        return json_integer_create(json->integer);
-    case JSON_REAL:
-        return json_real_create(json->real);
-    case JSON_N_TYPES:
-    default:
-        ovsjson_abort("json_deep_clone: bad type");
+    } else if (json->type > JSON_REAL) {
+        ojs_abort("json_deep_clone: bad type");
     }
+
+    /* null, false, true, integers and reals: the payload is a plain
+     * value, so a copy of the whole struct with one reference does. */
+    copy = json_alloc__(json->type);
+    *copy = *json;
+    copy->count = 1;
+    return copy;
 }
 
 /* Hashing, with the same values as OVS's json_hash() in a default build. */
@@ -575,7 +603,7 @@ json_hash(const struct json *json, size_t basis_)
         const struct shash_node *buf[16], **nodes;
         size_t i, n;
 
-        n = shash_sorted_nodes__(json->object, buf, 16, &nodes);
+        n = ojs_shash_sorted_nodes(json->object, buf, 16, &nodes);
         for (i = 0; i < n; i++) {
             basis = hash_string(nodes[i]->name, basis);
             basis = (uint32_t) json_hash(nodes[i]->data, basis);
@@ -607,11 +635,11 @@ json_hash(const struct json *json, size_t basis_)
     case JSON_REAL: {
         uint32_t w[2];
         memcpy(w, &json->real, sizeof w);
-        return hash_3words(w[0], w[1], basis);
+        return ojs_hash_3words(w[0], w[1], basis);
     }
     case JSON_N_TYPES:
     default:
-        ovsjson_abort("json_hash: bad type");
+        ojs_abort("json_hash: bad type");
     }
 }
 
@@ -645,47 +673,41 @@ equal_object(const struct shash *a, const struct shash *b)
     return true;
 }
 
+/* Same length, and equal element by element. */
+static bool
+equal_array(const struct json *a, const struct json *b)
+{
+    size_t n = array_n(a), k = 0;
+    struct json **x = array_elems(a), **y = array_elems(b);
+
+    if (n == array_n(b)) {
+        while (k < n && json_equal(x[k], y[k])) {
+            k++;
+        }
+    }
+    return n == array_n(b) && k == n;
+}
+
 bool
 json_equal(const struct json *a, const struct json *b)
 {
-    if (a == b) {
-        return true;
-    } else if (!a || !b || a->type != b->type) {
+    if (!a || !b || a == b) {
+        return a == b;          /* Null equals only null. */
+    } else if (a->type != b->type) {
         return false;
-    }
-
-    switch (a->type) {
-    case JSON_OBJECT:
-        return equal_object(a->object, b->object);
-    case JSON_ARRAY: {
-        size_t i, n = array_n(a);
-        struct json **ae, **be;
-
-        if (n != array_n(b)) {
-            return false;
-        }
-        ae = array_elems(a);
-        be = array_elems(b);
-        for (i = 0; i < n; i++) {
-            if (!json_equal(ae[i], be[i])) {
-                return false;
-            }
-        }
-        return true;
-    }
-    case JSON_STRING:
-    case JSON_SERIALIZED_OBJECT:
+    } else if (a->type <= JSON_TRUE) {
+        return true;            /* The type is the whole value. */
+    } else if (a->type == JSON_STRING
+               || a->type == JSON_SERIALIZED_OBJECT) {
         return !strcmp(json_str__(a), json_str__(b));
-    case JSON_NULL:
-    case JSON_FALSE:
-    case JSON_TRUE:
-        return true;
-    case JSON_INTEGER:
+    } else if (a->type == JSON_OBJECT) {
+        return equal_object(a->object, b->object);
+    } else if (a->type == JSON_ARRAY) {
+        return equal_array(a, b);
+    } else if (a->type == JSON_INTEGER) {
         return a->integer == b->integer;
-    case JSON_REAL:
+    } else if (a->type == JSON_REAL) {
         return a->real == b->real;
-    case JSON_N_TYPES:
-    default:
-        ovsjson_abort("json_equal: bad type");
     }
+    ojs_abort("json_equal: bad type");
 }

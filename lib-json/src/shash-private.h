@@ -4,12 +4,15 @@
 #define OVSJSON_SHASH_PRIVATE_H 1
 
 #include <stddef.h>
-#include "openvswitch/shash.h"
+#include "ovsjson/shash.h"
 
-size_t shash_find_idx__(const struct shash *, const char *name,
+size_t ojs_shash_find_idx(const struct shash *, const char *name,
                         size_t len);
-void shash_fixup__(struct shash *);
-struct shash_node *shash_append__(struct shash *, char *name,
+void ojs_shash_fixup(struct shash *);
+struct shash_node *ojs_shash_append(struct shash *, char *name,
                                   const void *data);
+size_t ojs_shash_sorted_nodes(const struct shash *,
+                              const struct shash_node **buf, size_t buf_n,
+                              const struct shash_node ***nodesp);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/shash.h"
+#include "ovsjson/shash.h"
 #include "shash-private.h"
 #include "util.h"
 
@@ -76,7 +76,7 @@ shash_is_empty(const struct shash *sh)
 static inline uint32_t
 name_hash(const char *name, size_t len)
 {
-    return hash_bytes(name, len, 0);
+    return ojs_hash_bytes(name, len, 0);
 }
 
 static void
@@ -100,7 +100,7 @@ index_build(struct shash *sh, size_t n_wanted)
         n_slots *= 2;
     }
     free(sh->index);
-    sh->index = xzalloc(n_slots * sizeof *sh->index);
+    sh->index = ojs_xzalloc(n_slots * sizeof *sh->index);
     sh->index_mask = (uint32_t) (n_slots - 1);
     for (i = 0; i < sh->n; i++) {
         const char *name = sh->nodes[i].name;
@@ -121,7 +121,7 @@ index_drop(struct shash *sh)
  * sorted and has more than SHASH_LINEAR_MAX members always has its index,
  * a sorted one is binary-searched. */
 size_t
-shash_find_idx__(const struct shash *sh, const char *name, size_t len)
+ojs_shash_find_idx(const struct shash *sh, const char *name, size_t len)
 {
     size_t i;
 
@@ -163,7 +163,7 @@ shash_find_idx__(const struct shash *sh, const char *name, size_t len)
 struct shash_node *
 shash_find(const struct shash *sh, const char *name)
 {
-    size_t i = shash_find_idx__(sh, name, strlen(name));
+    size_t i = ojs_shash_find_idx(sh, name, strlen(name));
     return i == SIZE_MAX ? NULL : &sh->nodes[i];
 }
 
@@ -176,16 +176,16 @@ shash_find_data(const struct shash *sh, const char *name)
 
 /* Appends a member without checking for duplicates; takes 'name'. */
 struct shash_node *
-shash_append__(struct shash *sh, char *name, const void *data)
+ojs_shash_append(struct shash *sh, char *name, const void *data)
 {
     struct shash_node *node;
 
     if (sh->n >= sh->allocated) {
         size_t n_alloc = sh->allocated < 4 ? 4 : sh->allocated * 2;
         if (sh->nodes_owned) {
-            sh->nodes = xrealloc(sh->nodes, n_alloc * sizeof *sh->nodes);
+            sh->nodes = ojs_xrealloc(sh->nodes, n_alloc * sizeof *sh->nodes);
         } else {
-            struct shash_node *nodes = xmalloc(n_alloc * sizeof *nodes);
+            struct shash_node *nodes = ojs_xmalloc(n_alloc * sizeof *nodes);
             memcpy(nodes, sh->nodes, sh->n * sizeof *nodes);
             sh->nodes = nodes;
             sh->nodes_owned = true;
@@ -213,13 +213,33 @@ shash_append__(struct shash *sh, char *name, const void *data)
 struct shash_node *
 shash_add_nocopy(struct shash *sh, char *name, const void *data)
 {
-    return shash_append__(sh, name, data);
+    return ojs_shash_append(sh, name, data);
 }
 
 struct shash_node *
 shash_add(struct shash *sh, const char *name, const void *data)
 {
-    return shash_append__(sh, xstrdup(name), data);
+    return ojs_shash_append(sh, ojs_xstrdup(name), data);
+}
+
+/* Adds 'name' (a copy) with 'data' and returns true, unless 'name' is
+ * already present: then returns false and changes nothing. */
+bool
+shash_add_once(struct shash *sh, const char *name, const void *data)
+{
+    if (shash_find(sh, name)) {
+        return false;
+    }
+    shash_add(sh, name, data);
+    return true;
+}
+
+/* Adds 'name' with 'data'; 'name' must not be present yet. */
+void
+shash_add_assert(struct shash *sh, const char *name, const void *data)
+{
+    bool added = shash_add_once(sh, name, data);
+    ovs_assert(added);
 }
 
 /* Returns the node number of 'name' if it is present in 'sh', SIZE_MAX if
@@ -232,7 +252,7 @@ find_for_insert(struct shash *sh, const char *name)
         && (!sh->n || strcmp(sh->nodes[sh->n - 1].name, name) < 0)) {
         return SIZE_MAX;
     }
-    return shash_find_idx__(sh, name, strlen(name));
+    return ojs_shash_find_idx(sh, name, strlen(name));
 }
 
 void *
@@ -242,7 +262,7 @@ shash_replace_nocopy(struct shash *sh, char *name, const void *data)
     void *old;
 
     if (i == SIZE_MAX) {
-        shash_append__(sh, name, data);
+        ojs_shash_append(sh, name, data);
         return NULL;
     }
     free(name);
@@ -258,7 +278,7 @@ shash_replace(struct shash *sh, const char *name, const void *data)
     void *old;
 
     if (i == SIZE_MAX) {
-        shash_append__(sh, xstrdup(name), data);
+        ojs_shash_append(sh, ojs_xstrdup(name), data);
         return NULL;
     }
     old = sh->nodes[i].data;
@@ -266,18 +286,17 @@ shash_replace(struct shash *sh, const char *name, const void *data)
     return old;
 }
 
-/* Removes 'node' from 'sh', frees its name and returns its data. */
-void *
+/* Removes 'node' from 'sh' and frees its name (not its data). */
+void
 shash_delete(struct shash *sh, struct shash_node *node)
 {
     size_t i = node - sh->nodes;
-    void *data = node->data;
 
     if (!name_is_shared(sh, node->name)) {
         free(node->name);
     }
     if (!sh->nodes_owned) {
-        struct shash_node *nodes = xmalloc(sh->allocated * sizeof *nodes);
+        struct shash_node *nodes = ojs_xmalloc(sh->allocated * sizeof *nodes);
         memcpy(nodes, sh->nodes, sh->n * sizeof *nodes);
         sh->nodes = nodes;
         sh->nodes_owned = true;
@@ -291,14 +310,35 @@ shash_delete(struct shash *sh, struct shash_node *node)
             index_build(sh, sh->n);
         }
     }
-    return data;
 }
 
+/* Removes member 'name' and returns its data, or returns NULL if there is
+ * no such member. */
 void *
 shash_find_and_delete(struct shash *sh, const char *name)
 {
-    size_t i = shash_find_idx__(sh, name, strlen(name));
-    return i == SIZE_MAX ? NULL : shash_delete(sh, &sh->nodes[i]);
+    size_t i = ojs_shash_find_idx(sh, name, strlen(name));
+    void *data;
+
+    if (i == SIZE_MAX) {
+        return NULL;
+    }
+    data = sh->nodes[i].data;
+    shash_delete(sh, &sh->nodes[i]);
+    return data;
+}
+
+/* Like shash_find_and_delete(), but 'name' must be present. */
+void *
+shash_find_and_delete_assert(struct shash *sh, const char *name)
+{
+    size_t i = ojs_shash_find_idx(sh, name, strlen(name));
+    void *data;
+
+    ovs_assert(i != SIZE_MAX);
+    data = sh->nodes[i].data;
+    shash_delete(sh, &sh->nodes[i]);
+    return data;
 }
 
 static int
@@ -313,14 +353,14 @@ compare_nodes(const void *a_, const void *b_)
  * 'buf' if it has room for them ('buf_n' pointers) or else a new heap array
  * that the caller frees.  Returns the number of nodes. */
 size_t
-shash_sorted_nodes__(const struct shash *sh,
+ojs_shash_sorted_nodes(const struct shash *sh,
                      const struct shash_node **buf, size_t buf_n,
                      const struct shash_node ***nodesp)
 {
     const struct shash_node **nodes;
     size_t i, n = sh->n;
 
-    nodes = n <= buf_n ? buf : xmalloc(n * sizeof *nodes);
+    nodes = n <= buf_n ? buf : ojs_xmalloc(n * sizeof *nodes);
     for (i = 0; i < n; i++) {
         nodes[i] = &sh->nodes[i];
     }
@@ -349,14 +389,14 @@ shash_sort(const struct shash *sh)
 {
     const struct shash_node **nodes;
 
-    shash_sorted_nodes__(sh, NULL, 0, &nodes);
+    ojs_shash_sorted_nodes(sh, NULL, 0, &nodes);
     return nodes;
 }
 
 /* Restores the invariant "unsorted and large implies indexed" after the
  * caller filled 'sh->nodes' directly. */
 void
-shash_fixup__(struct shash *sh)
+ojs_shash_fixup(struct shash *sh)
 {
     if (!sh->sorted && sh->n > SHASH_LINEAR_MAX && !sh->index) {
         index_build(sh, sh->n);

@@ -1,150 +1,167 @@
-/* lib-json/test-json: the same command line and output as OVS's
+/* lib-json/test-json: the command line and output of OVS's
  * "ovstest test-json [--pretty] [--multiple] FILE|-".  Our own program.
  *
- * Prints the sorted serialization of each input JSON text, or "error: "
- * followed by the parser's message, and exits with status 1 if any input
- * failed.  Each parsed value is also checked against its shallow clone and
- * its deep clone (equal, same hash, reference counts right). */
+ * For each JSON text in the input it prints the sorted serialization, or
+ * "error: " and the parser's message, and it exits with status 1 if any
+ * text failed.  Every parsed value also goes through a few self-checks of
+ * json_clone() and json_deep_clone() (equal, same hash, reference counts
+ * right). */
 
-#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/json.h"
+#include "ovsjson/json.h"
 
-static int pretty;              /* --pretty: indent the output. */
-static int multiple;            /* --multiple: many texts in one input. */
+/* Options. */
+static bool opt_pretty;         /* --pretty: indented output. */
+static bool opt_multiple;       /* --multiple: a sequence of texts. */
+
+static void __attribute__((noreturn))
+die(const char *message, const char *arg)
+{
+    fprintf(stderr, "test-json: %s%s%s\n", message, arg ? " " : "",
+            arg ? arg : "");
+    exit(1);
+}
 
 static void
-check(int ok, const char *what)
+self_check(bool ok, const char *what)
 {
     if (!ok) {
-        fprintf(stderr, "test-json: check failed: %s\n", what);
+        fprintf(stderr, "test-json: self-check failed: %s\n", what);
         abort();
     }
 }
 
-/* Checks json_clone() and json_deep_clone() on 'json'. */
+/* json_clone() shares, json_deep_clone() copies; both compare and hash
+ * equal, and neither disturbs the other's reference count. */
 static void
-check_clones(struct json *json)
+check_copies(struct json *value)
 {
-    struct json *copy = json_clone(json);
-    struct json *deep;
+    struct json *shared = json_clone(value);
+    struct json *copy;
 
-    check(copy == json && json->count == 2, "clone shares");
-    check(json_equal(json, copy), "clone equal");
+    self_check(shared == value && value->count == 2, "clone shares");
+    self_check(json_equal(shared, value), "clone equal");
+    json_destroy(shared);
+    self_check(value->count == 1, "clone released");
+
+    copy = json_deep_clone(value);
+    self_check(copy != value && copy->count == 1, "deep clone is new");
+    self_check(json_equal(copy, value) && json_equal(value, copy),
+               "deep clone equal");
+    self_check(json_hash(copy, 0) == json_hash(value, 0), "deep clone hash");
     json_destroy(copy);
-    check(json->count == 1, "clone released");
-
-    deep = json_deep_clone(json);
-    check(deep != json && deep->count == 1, "deep clone is new");
-    check(json_equal(json, deep) && json_equal(deep, json),
-          "deep clone equal");
-    check(json_hash(json, 0) == json_hash(deep, 0), "deep clone hash");
-    json_destroy(deep);
-    check(json->count == 1, "deep clone independent");
+    self_check(value->count == 1, "deep clone independent");
 }
 
-static int
-print_and_free(struct json *json)
+/* Prints the outcome of one text and frees it.  Returns true for a value,
+ * false for an error. */
+static bool
+report(struct json *value)
 {
-    int ok;
+    bool is_error = value->type == JSON_STRING;
+    int flags = JSSF_SORT;
 
-    if (json->type == JSON_STRING) {
-        printf("error: %s\n", json_string(json));
-        ok = 0;
-    } else {
-        char *s = json_to_string(json, JSSF_SORT | (pretty ? JSSF_PRETTY : 0));
-        puts(s);
-        free(s);
-        ok = 1;
+    if (opt_pretty) {
+        flags |= JSSF_PRETTY;
     }
-    check_clones(json);
-    json_destroy(json);
-    return ok;
+    if (is_error) {
+        printf("error: %s\n", json_string(value));
+    } else {
+        char *text = json_to_string(value, flags);
+        printf("%s\n", text);
+        free(text);
+    }
+    check_copies(value);
+    json_destroy(value);
+    return !is_error;
 }
 
-/* Parses a sequence of JSON texts, each starting at a non-space byte. */
-static int
-parse_multiple(FILE *stream)
+/* Reads all of 'stream' into memory; stores its length in '*np'. */
+static char *
+slurp(FILE *stream, size_t *np)
 {
-    struct json_parser *parser = NULL;
-    char buffer[BUFSIZ];
-    size_t n = 0, used = 0;
-    int ok = 1;
+    size_t n = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    size_t got;
 
-    for (;;) {
-        if (used >= n) {
-            if (feof(stream)) {
-                break;
-            }
-            n = fread(buffer, 1, sizeof buffer, stream);
-            used = 0;
-            if (ferror(stream)) {
-                fprintf(stderr, "test-json: Error reading input file (%s)\n",
-                        strerror(errno));
-                exit(1);
-            }
-            if (!n) {
-                break;
-            }
+    while (buf && (got = fread(buf + n, 1, cap - n, stream)) > 0) {
+        n += got;
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
         }
-        if (!parser && isspace((unsigned char) buffer[used])) {
-            used++;
+    }
+    if (!buf) {
+        die("out of memory", NULL);
+    } else if (ferror(stream)) {
+        die("error reading input:", strerror(errno));
+    }
+    *np = n;
+    return buf;
+}
+
+/* --multiple: texts one after another.  Between texts, white space (as
+ * isspace() defines it) is skipped; a text runs until the parser stops
+ * taking bytes or the input ends. */
+static bool
+run_multiple(FILE *stream)
+{
+    size_t n, pos = 0;
+    char *input = slurp(stream, &n);
+    bool all_ok = true;
+
+    while (pos < n) {
+        struct json_parser *parser;
+
+        if (strchr(" \t\n\v\f\r", input[pos]) && input[pos]) {
+            pos++;
             continue;
         }
-        if (!parser) {
-            parser = json_parser_create(0);
-        }
-        used += json_parser_feed(parser, &buffer[used], n - used);
-        if (used < n) {
-            ok &= print_and_free(json_parser_finish(parser));
-            parser = NULL;
-        }
+        parser = json_parser_create(0);
+        pos += json_parser_feed(parser, input + pos, n - pos);
+        all_ok = report(json_parser_finish(parser)) && all_ok;
     }
-    if (parser) {
-        ok &= print_and_free(json_parser_finish(parser));
-    }
-    return ok;
+    free(input);
+    return all_ok;
 }
 
 int
 main(int argc, char *argv[])
 {
-    static const struct option options[] = {
-        {"pretty", no_argument, &pretty, 1},
-        {"multiple", no_argument, &multiple, 1},
-        {NULL, 0, NULL, 0},
-    };
-    const char *input_file;
+    const char *file = NULL;
     FILE *stream;
-    int ok;
+    bool ok;
 
-    for (;;) {
-        int c = getopt_long(argc, argv, "", options, NULL);
-        if (c == -1) {
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--pretty")) {
+            opt_pretty = true;
+        } else if (!strcmp(argv[i], "--multiple")) {
+            opt_multiple = true;
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            die("unknown option", argv[i]);
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            file = NULL;
             break;
-        } else if (c != 0) {
-            exit(1);
         }
     }
-    if (argc - optind != 1) {
-        fprintf(stderr, "test-json: usage: %s [--pretty] [--multiple] "
-                "INPUT.json\n", argv[0]);
-        exit(1);
+    if (!file) {
+        die("usage: test-json [--pretty] [--multiple] INPUT.json", NULL);
     }
 
-    input_file = argv[optind];
-    stream = !strcmp(input_file, "-") ? stdin : fopen(input_file, "r");
+    stream = strcmp(file, "-") ? fopen(file, "r") : stdin;
     if (!stream) {
-        fprintf(stderr, "test-json: Cannot open \"%s\" (%s)\n", input_file,
-                strerror(errno));
-        exit(1);
+        die("cannot open", file);
     }
-    ok = multiple ? parse_multiple(stream)
-                  : print_and_free(json_from_stream(stream));
-    fclose(stream);
-    return !ok;
+    ok = opt_multiple ? run_multiple(stream)
+                      : report(json_from_stream(stream));
+    if (stream != stdin) {
+        fclose(stream);
+    }
+    return ok ? 0 : 1;
 }

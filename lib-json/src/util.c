@@ -7,59 +7,59 @@
 #include "util.h"
 
 void
-ovsjson_abort(const char *what)
+ojs_abort(const char *what)
 {
     fprintf(stderr, "lib-json: %s\n", what);
     abort();
 }
 
 void *
-xmalloc(size_t size)
+ojs_xmalloc(size_t size)
 {
     void *p = malloc(size ? size : 1);
     if (!p) {
-        ovsjson_abort("out of memory");
+        ojs_abort("out of memory");
     }
     return p;
 }
 
 void *
-xzalloc(size_t size)
+ojs_xzalloc(size_t size)
 {
     void *p = calloc(1, size ? size : 1);
     if (!p) {
-        ovsjson_abort("out of memory");
+        ojs_abort("out of memory");
     }
     return p;
 }
 
 void *
-xrealloc(void *p, size_t size)
+ojs_xrealloc(void *p, size_t size)
 {
     p = realloc(p, size ? size : 1);
     if (!p) {
-        ovsjson_abort("out of memory");
+        ojs_abort("out of memory");
     }
     return p;
 }
 
 char *
-xmemdup0(const char *s, size_t n)
+ojs_xmemdup0(const char *s, size_t n)
 {
-    char *p = xmalloc(n + 1);
+    char *p = ojs_xmalloc(n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
 }
 
 char *
-xstrdup(const char *s)
+ojs_xstrdup(const char *s)
 {
-    return xmemdup0(s, strlen(s));
+    return ojs_xmemdup0(s, strlen(s));
 }
 
 char *
-xvasprintf(const char *format, va_list args)
+ojs_xvasprintf(const char *format, va_list args)
 {
     char buf[128];
     va_list args2;
@@ -69,9 +69,9 @@ xvasprintf(const char *format, va_list args)
     va_copy(args2, args);
     needed = vsnprintf(buf, sizeof buf, format, args);
     if (needed < 0) {
-        ovsjson_abort("bad format");
+        ojs_abort("bad format");
     }
-    s = xmalloc((size_t) needed + 1);
+    s = ojs_xmalloc((size_t) needed + 1);
     if ((size_t) needed < sizeof buf) {
         memcpy(s, buf, (size_t) needed + 1);
     } else {
@@ -115,7 +115,7 @@ mix_final(uint32_t h, uint32_t len)
 }
 
 uint32_t
-hash_bytes(const void *p_, size_t n, uint32_t basis)
+ojs_hash_bytes(const void *p_, size_t n, uint32_t basis)
 {
     const uint8_t *p = p_;
     uint32_t h = basis;
@@ -135,13 +135,13 @@ hash_bytes(const void *p_, size_t n, uint32_t basis)
 }
 
 uint32_t
-hash_2words(uint32_t a, uint32_t b)
+ojs_hash_2words(uint32_t a, uint32_t b)
 {
     return mix_final(mix_in(mix_in(a, 0), b), 8);
 }
 
 uint32_t
-hash_3words(uint32_t a, uint32_t b, uint32_t c)
+ojs_hash_3words(uint32_t a, uint32_t b, uint32_t c)
 {
     return mix_final(mix_in(mix_in(mix_in(a, 0), b), c), 12);
 }

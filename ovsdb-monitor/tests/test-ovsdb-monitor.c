@@ -503,11 +503,14 @@ apply_diff(const struct om_column_def *col, struct json *elems,
         } else if (col->kind == OM_MAP
                    && !json_equal(json_array_at(json_array_at(elems, j), 1),
                                   json_array_at(d, 1))) {
+            /* json_array_set() leaves the replaced element to us. */
+            json_destroy((struct json *) json_array_at(elems, j));
             json_array_set(elems, j, json_clone(d));
         } else {
             /* Remove element j: move the last one there. */
             struct json *last = json_array_pop(elems);
             if (j < n - 1) {
+                json_destroy((struct json *) json_array_at(elems, j));
                 json_array_set(elems, j, last);
             } else {
                 json_destroy(last);

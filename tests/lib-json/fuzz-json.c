@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/json.h"
+#include "ovsjson/json.h"
 
 #define REQUIRE(COND)                                                   \
     do {                                                                \

@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openvswitch/dynamic-string.h"
-#include "openvswitch/json.h"
+#include "ovsjson/dynamic-string.h"
+#include "ovsjson/json.h"
+#include "ovsjson/uuid.h"
 
 static int n_passed, n_failed;
 static const char *case_name;
@@ -61,7 +62,9 @@ repeat(char c, size_t n)
 static bool
 is_inline(const struct json *j)
 {
-    return j->storage_type == JSON_STORAGE_INLINE;
+    return j->storage_type == JSON_STRING_INLINE
+           || (j->type == JSON_ARRAY
+               && j->storage_type != JSON_ARRAY_DYNAMIC);
 }
 
 /* Serializes 'j' sorted, compactly. */
@@ -158,7 +161,8 @@ test_string_lengths(void)
         begin(name);
         CHECK(!strcmp(json_string(j), s) && strlen(json_string(j)) == len);
         CHECK(is_inline(j) == (len <= 23));
-        CHECK(is_inline(k) == (len <= 23) && !strcmp(json_string(k), s));
+        /* _nocopy keeps the caller's block, as in OVS. */
+        CHECK(!is_inline(k) && !strcmp(json_string(k), s));
         CHECK(is_inline(l) == (len <= 23) && json_equal(j, l));
         CHECK(json_equal(j, k) && json_hash(j, 7) == json_hash(k, 7));
         check_string_roundtrip(s);
@@ -340,9 +344,13 @@ test_arrays(void)
         begin(name);
         CHECK(json_array_size(a) == n && json_array_size(b) == n);
         CHECK(c->type == JSON_ARRAY && json_array_size(c) == n);
-        CHECK(is_inline(a) == (n <= 3));
-        CHECK(is_inline(b) == (n <= 3));
-        CHECK(is_inline(c) == (n <= 3));
+        /* OVS 3.6's forms: empty arrays and arrays made by
+         * json_array_create() are dynamic. */
+        CHECK(is_inline(a) == (n >= 1 && n <= 3));
+        CHECK(!is_inline(b));
+        CHECK(is_inline(c) == (n >= 1 && n <= 3));
+        CHECK(n < 1 || n > 3
+              || c->storage_type == JSON_ARRAY_INLINE_1 + (n - 1));
         for (size_t i = 0; i < n; i++) {
             CHECK(json_integer(json_array_at(a, i)) == (long long) i);
         }
@@ -352,7 +360,7 @@ test_arrays(void)
         CHECK(!strcmp(s, texts[n]));
         free(s);
         json_array_trim(a);
-        CHECK(is_inline(a) == (n <= 3) && json_equal(a, c));
+        CHECK(is_inline(a) == (n >= 1 && n <= 3) && json_equal(a, c));
         end();
         json_destroy(a);
         json_destroy(b);
@@ -393,14 +401,16 @@ test_arrays(void)
         CHECK(json_array_size(a) == 100);
         CHECK(json_integer(json_array_at(a, 99)) == 99);
         json_array_trim(a);
-        CHECK(!is_inline(a) && a->array.n_allocated == 100);
+        CHECK(!is_inline(a) && a->array.allocated == 100);
         while (json_array_size(a) > 2) {
             json_destroy(json_array_pop(a));
         }
         CHECK(!is_inline(a));
         json_array_trim(a);
-        CHECK(is_inline(a) && json_array_size(a) == 2);
+        CHECK(!is_inline(a) && json_array_size(a) == 2
+              && a->array.allocated == 2);
         CHECK(json_integer(json_array_at(a, 1)) == 1);
+        json_destroy((struct json *) json_array_at(a, 1));
         json_array_set(a, 1, json_string_create("one"));
         CHECK(!strcmp(json_string(json_array_at(a, 1)), "one"));
         json_destroy(a);
@@ -417,12 +427,7 @@ test_arrays(void)
 static struct json *
 heap_string(const char *s)
 {
-    char *long_string = repeat('z', 30);
-    struct json *j = json_string_create_nocopy(long_string);
-
-    free(j->str_ptr);
-    j->str_ptr = strdup(s);
-    return j;
+    return json_string_create_nocopy(strdup(s));
 }
 
 static void
@@ -461,6 +466,10 @@ test_forms(void)
         json_destroy(json_array_pop(heap));
         json_destroy(json_array_pop(heap));
         json_destroy(json_array_pop(heap));
+        CHECK(!is_inline(heap) && !is_inline(in));
+        json_destroy(in);
+        in = json_array_create_2(json_integer_create(0),
+                                 json_integer_create(1));
         CHECK(!is_inline(heap) && is_inline(in));
         CHECK(json_equal(in, heap) && json_equal(heap, in));
         CHECK(json_hash(in, 0) == json_hash(heap, 0));
@@ -470,7 +479,7 @@ test_forms(void)
         json_destroy(in);
         in = make_array(0, false);
         dc = json_deep_clone(in);
-        CHECK(is_inline(dc) && json_equal(dc, in));
+        CHECK(dc->storage_type == JSON_ARRAY_DYNAMIC && json_equal(dc, in));
         json_destroy(dc);
         json_destroy(in);
         json_destroy(heap);
@@ -508,6 +517,236 @@ test_forms(void)
         CHECK(j->count == 1);
         json_destroy(j);
         json_destroy(NULL);
+    }
+    end();
+}
+
+
+/* The behaviour lib-json shares with OVS 3.6's json.h, case by case (the
+ * rows of the parity table in lib-json/README.md). */
+static void
+test_api_36(void)
+{
+    begin("3.6: json_array_set does not destroy the replaced element");
+    {
+        /* OVS's substitute_uuids() pattern: take the element, put a new
+         * one in its place, then use and destroy the old one. */
+        struct json *a = json_from_string("[[\"named-uuid\",\"x\"],2,3,4]");
+        struct json *old = (struct json *) json_array_at(a, 0);
+
+        json_array_set(a, 0, json_string_create("replacement"));
+        CHECK(old->type == JSON_ARRAY && json_array_size(old) == 2);
+        CHECK(!strcmp(json_string(json_array_at(old, 0)), "named-uuid"));
+        json_destroy(old);
+        old = (struct json *) json_array_at(a, 3);
+        json_array_set(a, 3, json_null_create());
+        CHECK(json_integer(old) == 4);
+        json_destroy(old);
+        char *t = json_to_string(a, 0);
+        CHECK(!strcmp(t, "[\"replacement\",2,3,null]"));
+        free(t);
+        json_destroy(a);
+    }
+    end();
+
+    begin("3.6: json_array_at returns NULL out of range");
+    {
+        struct json *e = json_array_create_empty();
+        struct json *i2 = json_array_create_2(json_null_create(),
+                                              json_null_create());
+        struct json *d = json_from_string("[1,2,3,4,5]");
+        CHECK(json_array_at(e, 0) == NULL);
+        CHECK(json_array_at(i2, 1) != NULL && json_array_at(i2, 2) == NULL);
+        CHECK(json_array_at(d, 4) != NULL && json_array_at(d, 5) == NULL);
+        CHECK(json_array_at(d, (size_t) -1) == NULL);
+        json_destroy(e);
+        json_destroy(i2);
+        json_destroy(d);
+    }
+    end();
+
+    begin("3.6: storage forms of parsed and built arrays");
+    {
+        static const char *texts[] = { "[]", "[1]", "[1,2]", "[1,2,3]",
+                                       "[1,2,3,4]" };
+        static const enum json_storage_type forms[] = {
+            JSON_ARRAY_DYNAMIC, JSON_ARRAY_INLINE_1, JSON_ARRAY_INLINE_2,
+            JSON_ARRAY_INLINE_3, JSON_ARRAY_DYNAMIC,
+        };
+        for (size_t i = 0; i < 5; i++) {
+            struct json *j = json_from_string(texts[i]);
+            struct json *dc = json_deep_clone(j);
+            CHECK(j->storage_type == forms[i]);
+            CHECK(dc->storage_type == forms[i]);
+            json_destroy(j);
+            json_destroy(dc);
+        }
+        struct json *e = json_array_create_empty();
+        CHECK(e->storage_type == JSON_ARRAY_DYNAMIC && !e->array.size);
+        json_array_add(e, json_null_create());
+        CHECK(e->storage_type == JSON_ARRAY_INLINE_1);
+        json_array_add(e, json_null_create());
+        json_array_add(e, json_null_create());
+        CHECK(e->storage_type == JSON_ARRAY_INLINE_3);
+        json_array_add(e, json_null_create());
+        CHECK(e->storage_type == JSON_ARRAY_DYNAMIC && e->array.size == 4);
+        json_destroy(e);
+    }
+    end();
+
+    begin("3.6: json_array_pop, then add again");
+    {
+        struct json *a = json_array_create_2(json_integer_create(1),
+                                             json_integer_create(2));
+        struct json *x = json_array_pop(a);
+        CHECK(json_integer(x) == 2 && a->storage_type == JSON_ARRAY_INLINE_1);
+        json_destroy(x);
+        x = json_array_pop(a);
+        CHECK(json_integer(x) == 1 && a->storage_type == JSON_ARRAY_DYNAMIC
+              && json_array_size(a) == 0);
+        json_destroy(x);
+        CHECK(json_array_pop(a) == NULL);
+        json_array_add(a, json_integer_create(7));
+        CHECK(a->storage_type == JSON_ARRAY_INLINE_1);
+        json_destroy(a);
+
+        /* A dynamic array emptied by pops keeps its vector until the next
+         * add, which must free it (ASan's leak check sees it if not). */
+        a = json_from_string("[1,2,3,4,5]");
+        while ((x = json_array_pop(a))) {
+            json_destroy(x);
+        }
+        json_array_add(a, json_integer_create(9));
+        CHECK(a->storage_type == JSON_ARRAY_INLINE_1
+              && json_integer(json_array_at(a, 0)) == 9);
+        json_destroy(a);
+    }
+    end();
+
+    begin("3.6: json_array_create takes the vector, dynamic");
+    {
+        struct json **v = malloc(2 * sizeof *v);
+        v[0] = json_integer_create(1);
+        v[1] = json_integer_create(2);
+        struct json *a = json_array_create(v, 2);
+        CHECK(a->storage_type == JSON_ARRAY_DYNAMIC && a->array.elements == v
+              && a->array.size == 2 && a->array.allocated == 2);
+        json_destroy(a);
+    }
+    end();
+
+    begin("3.6: json_string_create_nocopy keeps the caller's block");
+    {
+        char *s = strdup("short");
+        struct json *j = json_string_create_nocopy(s);
+        CHECK(j->storage_type == JSON_STRING_DYNAMIC && j->str_ptr == s);
+        CHECK(json_string(j) == s);
+        json_destroy(j);
+    }
+    end();
+
+    begin("3.6: json_string_create_uuid and json_object_put_uuid");
+    {
+        struct uuid u = { { 0x01234567, 0x89abcdef, 0x00112233,
+                            0xfedcba98 } };
+        struct json *j = json_string_create_uuid(&u);
+        struct json *o = json_object_create();
+        CHECK(!strcmp(json_string(j),
+                      "01234567-89ab-cdef-0011-2233fedcba98"));
+        CHECK(j->storage_type == JSON_STRING_DYNAMIC);
+        json_object_put_uuid(o, "_uuid", &u);
+        char *t = json_to_string(o, 0);
+        CHECK(!strcmp(t, "{\"_uuid\":"
+                      "\"01234567-89ab-cdef-0011-2233fedcba98\"}"));
+        free(t);
+        json_destroy(j);
+        json_destroy(o);
+    }
+    end();
+
+    begin("3.6: json_object_is_empty");
+    {
+        struct json *o = json_object_create();
+        struct json *a = json_array_create_empty();
+        CHECK(json_object_is_empty(o));
+        CHECK(!json_object_is_empty(a) && !json_object_is_empty(NULL));
+        json_object_put(o, "k", json_null_create());
+        CHECK(!json_object_is_empty(o));
+        json_destroy(o);
+        json_destroy(a);
+    }
+    end();
+
+    begin("3.6: json_string_unescape with an embedded NUL");
+    {
+        char *out;
+        CHECK(json_string_unescape("a\0b", 3, &out));
+        CHECK(out[0] == 'a' && out[1] == '\0' && out[2] == 'b'
+              && out[3] == '\0');
+        free(out);
+        /* Everything after the NUL is still unescaped and checked. */
+        CHECK(json_string_unescape("a\0\\n", 4, &out));
+        CHECK(out[0] == 'a' && out[1] == '\0' && out[2] == '\n');
+        free(out);
+        CHECK(!json_string_unescape("a\0\\x", 4, &out));
+        CHECK(!strcmp(out, "bad escape \\x"));
+        free(out);
+        CHECK(!json_string_unescape("a\0\"", 3, &out));
+        CHECK(!strcmp(out, "quoted string may not include unescaped \""));
+        free(out);
+    }
+    end();
+
+    begin("shash: SHASH_INITIALIZER, add_once, add_assert, delete");
+    {
+        static struct shash sh = SHASH_INITIALIZER(&sh);
+        int one = 1, two = 2;
+        CHECK(shash_is_empty(&sh));
+        CHECK(shash_add_once(&sh, "a", &one));
+        CHECK(!shash_add_once(&sh, "a", &two));
+        CHECK(shash_find_data(&sh, "a") == &one);
+        shash_add_assert(&sh, "b", &two);
+        CHECK(shash_find_and_delete_assert(&sh, "a") == &one);
+        shash_delete(&sh, shash_find(&sh, "b"));
+        CHECK(shash_is_empty(&sh));
+        shash_destroy(&sh);
+    }
+    end();
+
+    begin("shash: SHASH_FOR_EACH_SAFE, both forms, deleting as it goes");
+    {
+        struct shash sh;
+        struct shash_node *node, *next;
+        char name[8];
+        int seen = 0, kept = 0;
+
+        shash_init(&sh);
+        for (int i = 0; i < 40; i++) {
+            snprintf(name, sizeof name, "k%02d", (i * 7) % 40);
+            shash_add(&sh, name, NULL);
+        }
+        SHASH_FOR_EACH_SAFE (node, &sh) {
+            seen++;
+            if ((node->name[2] - '0') % 2) {
+                shash_delete(&sh, node);
+            }
+        }
+        CHECK(seen == 40 && shash_count(&sh) == 20);
+        seen = 0;
+        SHASH_FOR_EACH_SAFE (node, next, &sh) {
+            seen++;
+            CHECK(!next || next != node);
+            if (node->name[1] == '1') {
+                shash_delete(&sh, node);
+            } else {
+                kept++;
+            }
+        }
+        CHECK(seen == 20 && shash_count(&sh) == (size_t) kept);
+        SHASH_FOR_EACH (node, &sh) {
+            CHECK(node->name[1] != '1' && !((node->name[2] - '0') % 2));
+        }
+        shash_destroy(&sh);
     }
     end();
 }
@@ -914,6 +1153,7 @@ main(int argc, char *argv[])
     test_arrays();
     test_forms();
     test_objects();
+    test_api_36();
     test_serialized();
     test_numbers();
     test_errors();
