@@ -293,12 +293,15 @@ t_upstream_has_it() {
     local d="$SCRATCH/v400" before
     checkout 4.0.0 "$d"
     before=$(snapshot "$d")
-    bs apply --ovs-src "$d"
-    if [ "$RC" -eq 0 ] && grep -q 'nothing to apply' "$SCRATCH/out" &&
-       [ "$(snapshot "$d")" = "$before" ]; then
-        pass "4.0.0 checkout: nothing to apply, tree untouched"
-    else
-        failed "4.0.0 checkout: nothing to apply" "exit $RC: $ERR $(tail -n3 "$SCRATCH/out")"
+    # With a series of its own (not the inline one), t_good_apply has it.
+    if [ ! -s "$TOP/patches/4.0.0/series" ]; then
+        bs apply --ovs-src "$d"
+        if [ "$RC" -eq 0 ] && grep -q 'nothing to apply' "$SCRATCH/out" &&
+           [ "$(snapshot "$d")" = "$before" ]; then
+            pass "4.0.0 checkout: nothing to apply, tree untouched"
+        else
+            failed "4.0.0 checkout: nothing to apply" "exit $RC: $ERR $(tail -n3 "$SCRATCH/out")"
+        fi
     fi
     bs detect --ovs-src "$d"
     if grep -qE 'inline-strings +yes' "$SCRATCH/out" && grep -qE 'inline-arrays +yes' "$SCRATCH/out"; then
@@ -985,7 +988,7 @@ main() {
     t_suite_compare
     t_regress
     local b
-    for b in 3.5.0 3.1.0; do
+    for b in 3.5.0 3.1.0 4.0.0; do
         if [ -s "$TOP/patches/$b/series" ]; then
             t_good_apply "$b"
         else
