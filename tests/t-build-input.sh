@@ -733,6 +733,19 @@ t_managed_work() {
     rm -rf "$b"
 }
 
+# A re-apply to build/ovs-3.5.0 that fails: HEAD back on the old branch,
+# which has its commits again.
+t_managed_rollback() {
+    local b="$SCRATCH/managed-rollback" t before
+    t="$b/ovs-3.5.0"
+    managed_tree "$b"
+    before=$(snapshot "$t")
+    OVS_JSON_PERF_BUILD="$b" OVS_JSON_PERF_PATCHES="$SCRATCH/series/bad" expect_refused \
+        "a failing re-apply to build/ovs-3.5.0 puts back its branch and HEAD" "$t" \
+        "does not apply.*the tree is back as it was" "$before" apply --base 3.5.0
+    rm -rf "$b"
+}
+
 # fetch takes the Debian mirror from the system's apt sources, read only.
 mirror_of() {
     (
@@ -982,6 +995,7 @@ main() {
     t_modes git
     t_modes plain
     t_managed_work
+    t_managed_rollback
     t_mirror
     t_plain_good
     t_managed_reapply
