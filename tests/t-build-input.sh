@@ -618,7 +618,8 @@ t_rollback_commands() {
     name="$kind tree: a rollback that cannot finish prints commands that restore it"
     if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
     before=$(snapshot "$d")
-    OVS_JSON_PERF_PATCHES="$SCRATCH/series/bad" OVS_JSON_PERF_APPLY_DELAY=2 \
+    mkdir -p "$SCRATCH/tmp-rb-$kind"
+    TMPDIR="$SCRATCH/tmp-rb-$kind" OVS_JSON_PERF_PATCHES="$SCRATCH/series/bad" OVS_JSON_PERF_APPLY_DELAY=2 \
         unpriv "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/out" 2>"$SCRATCH/err" &
     pid=$!
     for _ in $(seq 1 300); do
@@ -643,6 +644,8 @@ t_rollback_commands() {
         failed "$name" "the commands failed: $(tr '\n' '|' <"$SCRATCH/restore.err") (commands: $(tr '\n' '|' <"$SCRATCH/restore.sh"))"
     elif [ "$(snapshot "$d")" != "$before" ]; then
         failed "$name" "after the commands the tree still differs (commands: $(tr '\n' '|' <"$SCRATCH/restore.sh"))"
+    elif [ -n "$(ls -A "$SCRATCH/tmp-rb-$kind")" ]; then
+        failed "$name" "after the commands, left in TMPDIR: $(ls -A "$SCRATCH/tmp-rb-$kind" | tr '\n' ' ')"
     else
         pass "$name"
     fi
