@@ -55,9 +55,19 @@ checkpatch_all() {
 # in a worktree, and run the json tests at each.
 bisect_build() {
     local base=$1 tree="$BUILD/ovs-$1" wt="$BUILD/test/bisect-$1" c n=0
-    local commits
-    mapfile -t commits < <(git -C "$tree" rev-list --reverse "base/$base..ovs-json-perf/$base")
-    [ ${#commits[@]} -gt 1 ] || return 0
+    local commits branch="ovs-json-perf/$base"
+    git -C "$tree" rev-parse -q --verify "refs/heads/$branch" >/dev/null || {
+        echo "bisect: $tree has no branch $branch; nothing was applied"
+        return 1
+    }
+    mapfile -t commits < <(git -C "$tree" rev-list --reverse "base/$base..$branch")
+    if [ ${#commits[@]} -eq 0 ]; then
+        echo "bisect: $branch has no commits on base/$base; nothing to build"
+        return 1
+    elif [ ${#commits[@]} -eq 1 ]; then
+        echo "bisect: one patch; the main build built it"
+        return 0
+    fi
     if [ ! -d "$wt" ]; then
         mkdir -p "$BUILD/test"
         git -C "$tree" worktree prune
@@ -74,6 +84,8 @@ bisect_build() {
             return 1
         fi
     done
+    echo "bisect: built and tested $n commits"
+    [ "$n" -gt 0 ]
 }
 
 detect_has() {
@@ -113,6 +125,11 @@ run_component() {
     local t=$1 name out rc=0 last p f
     name=$(basename "$t" .sh)
     stage "test: component $name"
+    # A component that cannot run, or runs no case, is a failure.
+    if [ ! -x "$t" ]; then
+        fail "$name: $t is not executable (chmod +x it)"
+        return
+    fi
     out="$BUILD/logs/$name.out"
     "$t" 2>&1 | tee "$out" | sed "s/^/  [$name] /" || rc=${PIPESTATUS[0]}
     last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
@@ -124,6 +141,9 @@ run_component() {
     f=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$last")
     PASSED=$((PASSED + p))
     FAILED=$((FAILED + f))
+    if [ "$p" -eq 0 ]; then
+        fail "$name: no case passed ('$last')"
+    fi
     if [ "$f" -ne 0 ]; then
         FAILURES+=("$name: $f failed:")
         mapfile -t -O "${#FAILURES[@]}" FAILURES < <(grep '^FAIL ' "$out" | sed 's/^/  /')
@@ -131,6 +151,14 @@ run_component() {
     if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
         fail "$name: exited $rc"
     fi
+}
+
+# Every DIR/t-*.sh, executable or not: one without its run bit fails.
+run_components() {
+    local t
+    for t in "$1"/t-*.sh; do
+        run_component "$t"
+    done
 }
 
 main() {
@@ -147,10 +175,7 @@ main() {
     done
     test_upstream_has_it
     # The components use the default base, applied and built above.
-    for t in "$TOP"/tests/t-*.sh; do
-        [ -x "$t" ] || continue
-        run_component "$t"
-    done
+    run_components "$TOP/tests"
     echo
     if [ ${#FAILURES[@]} -gt 0 ]; then
         echo "failures:"
@@ -161,4 +186,7 @@ main() {
     [ "$FAILED" -eq 0 ]
 }
 
-main "$@"
+# tests/t-run.sh sources this file for its functions.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    main "$@"
+fi
