@@ -15,6 +15,8 @@ export TOP
 . "$TOP/scripts/guard.sh"
 # shellcheck source=scripts/regress.sh
 . "$TOP/scripts/regress.sh"
+# shellcheck source=scripts/bisect.sh
+. "$TOP/scripts/bisect.sh"
 
 usage() {
     cat <<EOF
@@ -33,6 +35,8 @@ usage: ./build.sh [VERB] [OPTIONS]
   export [--base B]          regenerate patches/<base>/ from the tree's branch
   regress [--base B]         full make check on stock and patched B, compared
                              test by test; results in bench/results/
+  bisect [--base B]          build every patch of B's series in turn and run
+                             -k json at each; result in bench/results/
   report                     one table per base from the result files
   bench json|monitor|lib-json [OPTIONS]
                              run a benchmark (see bench/README.md)
@@ -126,6 +130,15 @@ verb_export() {
         "$(git_tree rev-parse "refs/heads/$BRANCH_PREFIX/$SERIES_BASE")"
 }
 
+verb_bisect() {
+    parse_tree_opts bisect "--base" "$@"
+    log_start bisect
+    resolve_tree
+    apply_series "$TREE"
+    build_tree "$TREE"
+    bisect_record "$BASE"
+}
+
 verb_regress() {
     parse_tree_opts regress "--base" "$@"
     log_start regress
@@ -172,7 +185,7 @@ verb_main() {
 main() {
     case ${1:-} in
     -h|--help|help) usage ;;
-    fetch|detect|apply|build|check|export|regress|report|bench|fuzz|test)
+    fetch|detect|apply|build|check|export|bisect|regress|report|bench|fuzz|test)
         local verb=$1
         shift
         "verb_$verb" "$@"

@@ -144,7 +144,7 @@ report() {
             newest[$b/$k]=$f
         fi
     done
-    kinds="regress sanitize valgrind fuzz"
+    kinds="regress bisect sanitize valgrind fuzz"
     for base in $SUPPORTED_BASES; do
         echo "== OVS $base =="
         printf '%-38s %-18s %-20s %s\n' figure value date file
@@ -168,6 +168,9 @@ report_rows() {
     local f=$1
     val() { sed -n "s/^$1=//p" "$f"; }
     case $(val kind) in
+    bisect)
+        echo "series bisects (-k json at each patch)|$(val result), $(val commits_built) commits built"
+        ;;
     regress)
         echo "tests run (stock / patched)|$(val stock_tests) / $(val patched_tests)"
         echo "tests failed (stock / patched)|$(val stock_failed) / $(val patched_failed)"

@@ -59,12 +59,12 @@ t_bisect() {
     git init -q -b main "$tree"
     git -C "$tree" -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m base
     git -C "$tree" tag base/9.9.9
-    got=$(in_run bisect_build 9.9.9)
+    got=$(in_run bisect_series 9.9.9)
     expect "run.sh: the bisect step fails when the branch is missing" "0 0 1" "$got"
     grep -q "no branch ovs-json-perf/9.9.9" "$SCRATCH/run-out" ||
         fail "run.sh: the bisect step says the branch is missing" "$(cat "$SCRATCH/run-out")"
     git -C "$tree" branch ovs-json-perf/9.9.9
-    got=$(in_run bisect_build 9.9.9)
+    got=$(in_run bisect_series 9.9.9)
     expect "run.sh: the bisect step fails when the branch has no commits" "0 0 1" "$got"
 }
 
