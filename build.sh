@@ -11,6 +11,12 @@ export TOP
 . "$TOP/scripts/fetch.sh"
 # shellcheck source=scripts/tree.sh
 . "$TOP/scripts/tree.sh"
+# shellcheck source=scripts/guard.sh
+. "$TOP/scripts/guard.sh"
+# shellcheck source=scripts/regress.sh
+. "$TOP/scripts/regress.sh"
+# shellcheck source=scripts/bisect.sh
+. "$TOP/scripts/bisect.sh"
 
 usage() {
     cat <<EOF
@@ -27,6 +33,11 @@ usage: ./build.sh [VERB] [OPTIONS]
   detect [--base B | --ovs-src DIR]
                              print version and which changes the tree has
   export [--base B]          regenerate patches/<base>/ from the tree's branch
+  regress [--base B]         full make check on stock and patched B, compared
+                             test by test; results in bench/results/
+  bisect [--base B]          build every patch of B's series in turn and run
+                             -k json at each; result in bench/results/
+  report                     one table per base from the result files
   bench json|monitor|lib-json [OPTIONS]
                              run a benchmark (see bench/README.md)
   fuzz [SECONDS]             run the lib-json fuzzer
@@ -36,64 +47,109 @@ Supported bases: $SUPPORTED_BASES (default $DEFAULT_BASE).
 EOF
 }
 
-# Parse the common tree options into BASE, OVS_SRC, FORCE and REST.
+# parse_tree_opts VERB ALLOWED ARGS...: parse the tree options ALLOWED (a
+# list of --base --ovs-src --force --) into BASE, OVS_SRC, FORCE and REST
+# (what follows "--").  Anything else is an error: a typo such as
+# --ovs-scr must not start a long build of the wrong tree.
 parse_tree_opts() {
+    local verb=$1 allowed=" $2 " opt
+    shift 2
     BASE=$DEFAULT_BASE
     OVS_SRC=
     FORCE=0
     REST=()
     while [ $# -gt 0 ]; do
+        opt=${1%%=*}
         case $1 in
-        --base) BASE=${2:?--base needs a version}; shift 2 ;;
-        --base=*) BASE=${1#--base=}; shift ;;
-        --ovs-src) OVS_SRC=${2:?--ovs-src needs a directory}; shift 2 ;;
-        --ovs-src=*) OVS_SRC=${1#--ovs-src=}; shift ;;
+        --*=*|--base|--ovs-src|--force|--) ;;
+        -*) die "$verb: unknown option '$1' (see ./build.sh --help)" ;;
+        *) die "$verb: unexpected argument '$1' (see ./build.sh --help)" ;;
+        esac
+        [[ $allowed == *" $opt "* ]] ||
+            die "$verb: unknown option '$opt' (see ./build.sh --help)"
+        case $1 in
+        --base|--ovs-src)
+            if [ $# -lt 2 ] || [ -z "$2" ] || [[ $2 == -* ]]; then
+                die "$verb: $1 needs a value"
+            fi
+            if [ "$1" = --base ]; then BASE=$2; else OVS_SRC=$2; fi
+            shift 2 ;;
+        --base=*|--ovs-src=*)
+            [ -n "${1#*=}" ] || die "$verb: $opt needs a value"
+            if [ "$opt" = --base ]; then BASE=${1#*=}; else OVS_SRC=${1#*=}; fi
+            shift ;;
         --force) FORCE=1; shift ;;
         --) shift; REST=("$@"); break ;;
-        *) REST+=("$1"); shift ;;
+        *) die "$verb: unknown option '$1' (see ./build.sh --help)" ;;
         esac
     done
 }
 
 verb_fetch() {
-    [ $# -eq 1 ] || die "usage: ./build.sh fetch BASE (one of: $SUPPORTED_BASES)"
+    if [ $# -ne 1 ] || [[ $1 == -* ]]; then
+        die "usage: ./build.sh fetch BASE (one of: $SUPPORTED_BASES)"
+    fi
     log_start fetch
     fetch_base "$1"
 }
 
 verb_detect() {
-    parse_tree_opts "$@"
+    parse_tree_opts detect "--base --ovs-src" "$@"
     resolve_tree
     print_detection "$TREE"
 }
 
 verb_apply() {
-    parse_tree_opts "$@"
-    [ ${#REST[@]} -eq 0 ] || die "apply: unexpected argument '${REST[0]}'"
+    parse_tree_opts apply "--base --ovs-src --force" "$@"
     log_start apply
     resolve_tree
     apply_series "$TREE"
 }
 
 verb_build() {
-    parse_tree_opts "$@"
+    parse_tree_opts build "--base --ovs-src" "$@"
     log_start build
     resolve_tree
     build_tree "$TREE"
 }
 
 verb_check() {
-    parse_tree_opts "$@"
+    parse_tree_opts check "--base --ovs-src --" "$@"
     log_start check
     resolve_tree
     check_tree "$TREE" "${REST[@]}"
 }
 
 verb_export() {
-    parse_tree_opts "$@"
+    parse_tree_opts export "--base --ovs-src" "$@"
     log_start export
     resolve_tree
     export_series "$TREE"
+    # What export wrote out is saved work: apply may replace the branch.
+    git_tree config "ovs-json-perf.$SERIES_BASE.exported" \
+        "$(git_tree rev-parse "refs/heads/$BRANCH_PREFIX/$SERIES_BASE")"
+}
+
+verb_bisect() {
+    parse_tree_opts bisect "--base" "$@"
+    log_start bisect
+    resolve_tree
+    apply_series "$TREE"
+    build_tree "$TREE"
+    bisect_record "$BASE"
+}
+
+verb_regress() {
+    parse_tree_opts regress "--base" "$@"
+    log_start regress
+    resolve_tree
+    apply_series "$TREE"
+    regress_base "$BASE"
+}
+
+verb_report() {
+    [ $# -eq 0 ] || die "report: unexpected argument '$1' (./build.sh report takes none)"
+    report
 }
 
 verb_bench() {
@@ -110,12 +166,13 @@ verb_fuzz() {
 }
 
 verb_test() {
+    [ $# -eq 0 ] || die "test: unexpected argument '$1' (./build.sh test takes none)"
     exec "$TOP/tests/run.sh" "$@"
 }
 
 # The main job: fetch the default base, apply, build, summarize.
 verb_main() {
-    parse_tree_opts "$@"
+    parse_tree_opts build.sh "--base --ovs-src --force" "$@"
     log_start main
     resolve_tree
     local before
@@ -128,7 +185,7 @@ verb_main() {
 main() {
     case ${1:-} in
     -h|--help|help) usage ;;
-    fetch|detect|apply|build|check|export|bench|fuzz|test)
+    fetch|detect|apply|build|check|export|bisect|regress|report|bench|fuzz|test)
         local verb=$1
         shift
         "verb_$verb" "$@"

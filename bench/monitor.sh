@@ -24,6 +24,7 @@ usage: ./build.sh bench monitor [--clients N] [--txns K] [--base BASE]
                                 [--sweep "1 10 50 120 250 500" | --no-sweep]
                                 [--sweep-txns K] [--variants "before stock patched"]
                                 [--seed S] [--results-dir DIR] [--tag NAME]
+                                [--perf]
 
   --clients      monitoring clients of the main comparison (default 120, 1..1000)
   --txns         workload transactions per run (default 10)
@@ -41,6 +42,12 @@ usage: ./build.sh bench monitor [--clients N] [--txns K] [--base BASE]
   --seed         generator seed (default ovs-json-perf)
   --results-dir  where the JSON, text and PNG results go (default bench/results)
   --tag          name of the result files (default monitor-<base>)
+  --perf         profile the server with "perf record -g" (dwarf) during the workload
+                 of every run (not the initial contents) and write each
+                 run's breakdown to <results-dir>/<tag>-perf-<run>.txt: top
+                 functions by self and by inclusive samples, the share of
+                 kernel samples.  Profiled runs are slower: do not quote
+                 their CPU times.
 EOF
 }
 
@@ -56,6 +63,7 @@ VARIANTS_ARG="before stock patched"
 SEED=ovs-json-perf
 RESULTS_DIR="$TOP/bench/results"
 TAG=
+PERF=0
 while [ $# -gt 0 ]; do
     case $1 in
     --clients) CLIENTS=${2:-}; shift 2 || die "--clients needs a value" ;;
@@ -83,6 +91,7 @@ while [ $# -gt 0 ]; do
     --results-dir=*) RESULTS_DIR=${1#*=}; shift ;;
     --tag) TAG=${2:-}; shift 2 || die "--tag needs a value" ;;
     --tag=*) TAG=${1#*=}; shift ;;
+    --perf) PERF=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option '$1'" ;;
     esac
@@ -170,6 +179,7 @@ fmt_bytes() {
 stage "bench monitor: base $BASE, builds: ${VARIANTS[*]}, $CLIENTS clients, $TXNS transactions of $BATCH flows, $RUNS run(s); sweep: ${SWEEP:-none}"
 need_build_deps
 need_pkgs gnuplot-nox
+[ "$PERF" = 0 ] || command -v perf >/dev/null || need_pkgs linux-perf
 declare -A TREE
 for v in "${VARIANTS[@]}"; do
     case $v in
@@ -294,16 +304,96 @@ run_one() {
     local v=$1 n=$2 k=$3 name=$4 d="$RUNDIR/srv"
     start_server "$v" "$d"
     [ -s "$REQUESTS" ] || make_requests "$d/sock"
-    if ! "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
-            --server-pid "$SERVER_PID" --server-log "$d/log" \
-            --clients "$n" --txns "$k" --batch "$BATCH" \
-            >"$RESDIR/$name.txt" 2>"$RESDIR/$name.err"; then
+    if ! load_run "$v" "$d" "$n" "$k" "$name"; then
         cat "$RESDIR/$name.err" >>"$LOG"
         cp "$d/log" "$LOGDIR/bench-monitor-server-$name.log" 2>/dev/null || true
         die "run $name failed: $(tail -n 1 "$RESDIR/$name.err") (server log: $LOGDIR/bench-monitor-server-$name.log)"
     fi
     { echo "--- $name"; cat "$RESDIR/$name.txt"; } >>"$LOG"
     stop_server "$v" "$d"
+    [ "$PERF" = 0 ] || perf_report "$v" "$n" "$k" "$name"
+}
+
+# load_run VARIANT DIR CLIENTS TXNS NAME: runs the load client against the
+# server.  Between the initial contents and the workload (the load client's
+# --gate), it reads the server's poll_create_node coverage counter, and
+# again after the workload: "server_poll_nodes" in the results, the number
+# of fds the main loop registered with poll() during the workload, about
+# the number of sessions times the passes of the main loop.  With --perf,
+# it records the server during the workload only.
+load_run() {
+    local v=$1 d=$2 n=$3 k=$4 name=$5 load_pid perf_pid= rc=0 i nodes0 nodes1
+    local gate="$d/gate" appctl="${TREE[$v]}/utilities/ovs-appctl"
+    rm -f "$gate"
+    "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
+        --server-pid "$SERVER_PID" --server-log "$d/log" \
+        --clients "$n" --txns "$k" --batch "$BATCH" --gate "$gate" \
+        >"$RESDIR/$name.txt" 2>"$RESDIR/$name.err" &
+    load_pid=$!
+    for i in $(seq 1 60000); do
+        grep -q '^workload_ready ' "$RESDIR/$name.txt" 2>/dev/null && break
+        kill -0 "$load_pid" 2>/dev/null || break
+        sleep 0.01
+    done
+    nodes0=$("$appctl" -t "$d/ctl" coverage/read-counter poll_create_node 2>/dev/null || echo -)
+    if [ "$PERF" = 1 ]; then
+        perf record -q --call-graph dwarf,16384 -F 1999 -p "$SERVER_PID" \
+            -o "$RESDIR/$name.perf" >>"$LOG" 2>&1 &
+        perf_pid=$!
+        sleep 0.5
+    fi
+    touch "$gate"
+    wait "$load_pid" || rc=$?
+    if [ -n "$perf_pid" ]; then
+        kill -INT "$perf_pid" 2>/dev/null || true
+        wait "$perf_pid" || true
+    fi
+    nodes1=$("$appctl" -t "$d/ctl" coverage/read-counter poll_create_node 2>/dev/null || echo -)
+    if [ "$rc" = 0 ] && [ "$nodes0" != - ] && [ "$nodes1" != - ]; then
+        echo "server_poll_nodes $((nodes1 - nodes0))" >>"$RESDIR/$name.txt"
+    fi
+    return "$rc"
+}
+
+# perf_report VARIANT CLIENTS TXNS NAME: the breakdown of a --perf run.
+perf_report() {
+    local v=$1 n=$2 k=$3 name=$4
+    local data="$RESDIR/$name.perf" out="$RESULTS_DIR/$TAG-perf-$name.txt"
+    local total kernel
+    [ -s "$data" ] || die "perf recorded nothing for run $name"
+    total=$(perf report -i "$data" --stdio --header-only 2>/dev/null |
+                awk '/^# sample duration/ { print; exit }')
+    kernel=$(perf report -i "$data" --stdio --no-children --sort dso \
+                 -g none 2>/dev/null | awk '$1 ~ /%$/ { s = $1; sub(/%/, "", s);
+                     if ($2 ~ /^\[kernel/) k += s; t += s }
+                     END { printf "%.1f", t ? k * 100 / t : 0 }')
+    {
+        echo "perf record -g of ovsdb-server ($v, OVS $BASE) during the workload:"
+        echo "$n clients, $k transactions of $BATCH flows, $SCALE database."
+        echo "Loaded shared machine: compare shares, not times.  ${total#\# }"
+        echo
+        echo "Kernel share of samples: $kernel %"
+        echo
+        echo "== Samples by shared object"
+        perf report -i "$data" --stdio --no-children --sort dso -g none \
+            2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 10
+        echo
+        echo "== Top functions, self (no children)"
+        perf report -i "$data" --stdio --no-children --sort dso,sym \
+            -g none --percent-limit 0.5 2>/dev/null |
+            grep -v '^#' | grep -v '^$' | head -n 40
+        echo
+        echo "== Top functions, inclusive (children)"
+        perf report -i "$data" --stdio --children --sort sym \
+            -g none --percent-limit 2 2>/dev/null |
+            grep -v '^#' | grep -v '^$' | head -n 50
+        echo
+        echo "== Callers of the top self functions (caller graph, 2% limit)"
+        perf report -i "$data" --stdio --no-children --sort sym \
+            -g caller,2,callee,function,percent --percent-limit 3 \
+            2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 200
+    } >"$out"
+    stage "  perf: $kernel % kernel; breakdown in $out"
 }
 
 # get NAME KEY: a value of a run.
@@ -360,9 +450,9 @@ REF_HASH=$(get "main-$FIRST-1" bytes_hash)
 stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes (exact: $(echo "${!EXACT[@]}" | tr ' ' '/'); up to member order: all)"
 
 # Per-variant medians and pooled poll intervals.
-declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS
+declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS NODES
 for v in "${VARIANTS[@]}"; do
-    a=() w=() f=() f9=() ic=()
+    a=() w=() f=() f9=() ic=() rs=() pn=()
     POLLS[$v]=
     for r in $(seq 1 "$RUNS"); do
         a+=("$(get "main-$v-$r" server_cpu_s)")
@@ -370,6 +460,8 @@ for v in "${VARIANTS[@]}"; do
         f+=("$(get "main-$v-$r" fanout_ms_median)")
         f9+=("$(get "main-$v-$r" fanout_ms_p95)")
         ic+=("$(get "main-$v-$r" init_server_cpu_s)")
+        rs+=("$(get "main-$v-$r" server_peak_rss_kb)")
+        pn+=("$(get "main-$v-$r" server_poll_nodes)")
         POLLS[$v]+=" $(get "main-$v-$r" poll_intervals)"
     done
     CPU[$v]=$(median "${a[@]}")
@@ -377,6 +469,8 @@ for v in "${VARIANTS[@]}"; do
     FANMED[$v]=$(median "${f[@]}")
     FAN95[$v]=$(median "${f9[@]}")
     INIT_CPU[$v]=$(median "${ic[@]}")
+    RSS[$v]=$(median "${rs[@]}")
+    NODES[$v]=$(median "${pn[@]}")
 done
 
 # poll_stats MS...: count min max median mean p95 (linear interpolation).
@@ -425,6 +519,21 @@ report() {
     if [ -n "${CPU[stock]:-}" ] && [ -n "${CPU[patched]:-}" ]; then
         echo "  server CPU, patched vs stock:  $(change "${CPU[stock]}" "${CPU[patched]}")%"
     fi
+    echo
+    echo "Peak server RSS during the workload (VmHWM, reset when it starts):"
+    for v in "${VARIANTS[@]}"; do
+        printf '  %-7s %10s\n' "$(label "$v")" "$(fmt_bytes "$(awk -v k="${RSS[$v]}" 'BEGIN { printf "%.0f", k * 1024 }')")"
+    done
+    if [ -n "${RSS[stock]:-}" ] && [ -n "${RSS[patched]:-}" ]; then
+        echo "  peak RSS, patched vs stock:    $(change "${RSS[stock]}" "${RSS[patched]}")%"
+    fi
+    echo
+    echo "Fds the main loop registered with poll() during the workload"
+    echo "(poll_create_node), per client and transaction: about the passes"
+    echo "of the main loop per transaction:"
+    for v in "${VARIANTS[@]}"; do
+        printf '  %-7s %10s\n' "$(label "$v")" "$(awk -v x="${NODES[$v]}" -v n="$CLIENTS" -v k="$TXNS" 'BEGIN { if (x == "nan" || x == "") print "-"; else printf "%.1f", x / n / k }')"
+    done
     echo
     echo "Unreasonably long poll intervals (ms) of the server during the workload,"
     echo "all $RUNS runs pooled:"

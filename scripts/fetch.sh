@@ -5,12 +5,79 @@
 APTDIR="$BUILD/apt"
 DEBDIR="$BUILD/debs"
 
+# The system's apt configuration, which is only read, to find the user's
+# Debian mirror.  Tests point OVS_JSON_PERF_APT_ETC elsewhere.
+APT_ETC=${OVS_JSON_PERF_APT_ETC:-/etc/apt}
+
+# Suite names of Debian releases (not -security, -updates or -backports).
+DEBIAN_SUITES_RE='^(buster|bullseye|bookworm|trixie|forky|duke|sid|oldoldstable|oldstable|stable|testing|unstable)$'
+
+# apt_source_entries: "URI SUITE..." for every enabled deb entry of the
+# system's apt sources: sources.list and sources.list.d/*.list in the
+# one-line format, sources.list.d/*.sources in the deb822 format.
+apt_source_entries() {
+    local f
+    for f in "$APT_ETC/sources.list" "$APT_ETC"/sources.list.d/*.list; do
+        [ -r "$f" ] || continue
+        awk '{ sub(/#.*/, "") }
+             $1 == "deb" {
+                 i = 2
+                 if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+                 print $i, $(i + 1)
+             }' "$f"
+    done
+    for f in "$APT_ETC"/sources.list.d/*.sources; do
+        [ -r "$f" ] || continue
+        awk 'function flush(  i) {
+                 if (types ~ /(^| )deb( |$)/ && enabled != "no")
+                     for (i = 1; i <= n; i++) print uris[i], suites
+                 n = 0; types = ""; suites = ""; enabled = "yes"
+             }
+             BEGIN { enabled = "yes" }
+             /^[ \t]*#/ { next }
+             /^[ \t]*$/ { flush(); next }
+             /^[^ \t]/ {
+                 key = tolower($1); sub(/:$/, "", key); $1 = ""; sub(/^ +/, "")
+                 if (key == "types") types = $0
+                 else if (key == "uris") n = split($0, uris, " ")
+                 else if (key == "suites") suites = $0
+                 else if (key == "enabled") enabled = tolower($0)
+             }
+             END { flush() }' "$f"
+    done
+}
+
+# system_mirror: the first Debian mirror the system's apt sources use.
+system_mirror() {
+    local uri suites s
+    while read -r uri suites; do
+        case $uri in http://*|https://*) ;; *) continue ;; esac
+        for s in $suites; do
+            if [[ $s =~ $DEBIAN_SUITES_RE ]]; then
+                echo "${uri%/}"
+                return 0
+            fi
+        done
+    done < <(apt_source_entries)
+    return 1
+}
+
+# The mirror to fetch from: OVS_JSON_PERF_MIRROR, or the system's own.
+fetch_mirror() {
+    if [ -n "${OVS_JSON_PERF_MIRROR:-}" ]; then
+        echo "$OVS_JSON_PERF_MIRROR"
+    else
+        system_mirror ||
+            die "found no Debian mirror in $APT_ETC/sources.list or $APT_ETC/sources.list.d/; set OVS_JSON_PERF_MIRROR to one (http://HOST/debian)"
+    fi
+}
+
 # apt options for a private configuration: our own sources, lists, cache
-# and an empty dpkg status, so that /etc/apt is neither read nor changed.
-# We ask for one exact version, whose sha256 the signed index gives, so a
-# Release file past its Valid-Until date (sid's last a week; a snapshot
-# mirror's, or a machine whose clock is ahead of its mirror, are past it)
-# does not stop the fetch.  No translations, compressed lists and no
+# and an empty dpkg status, so that /etc/apt is never changed (it is only
+# read, by fetch_mirror).  We ask for one exact version, whose sha256 the
+# signed index gives, so a Release file past its Valid-Until date (sid's
+# last a week; a snapshot mirror's, or a machine whose clock is ahead of
+# its mirror, are past it) does not stop the fetch.  No translations, compressed lists and no
 # binary caches keep build/apt small (23 MB instead of 140 MB) wherever
 # /etc/apt/apt.conf.d does not already say so.
 apt_opts() {
@@ -33,12 +100,14 @@ apt_opts() {
 
 # apt_private_setup SUITE: sources for the one suite that has the base.
 apt_private_setup() {
+    local mirror
+    mirror=$(fetch_mirror) || exit 1
     mkdir -p "$APTDIR/sources.list.d" "$APTDIR/preferences.d" \
              "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
     : >"$APTDIR/status"
     cat >"$APTDIR/sources.list.d/ovs-json-perf.sources" <<EOF
 Types: deb
-URIs: ${OVS_JSON_PERF_MIRROR:-http://deb.debian.org/debian}
+URIs: $mirror
 Suites: $1
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg

@@ -35,7 +35,7 @@ has_feature() {
     json-uuid) path=include/openvswitch/json.h pattern=json_string_create_uuid ;;
     *) return 1 ;;
     esac
-    source_file "$dir" "$rev" "$path" | grep -q "$pattern"
+    grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
 }
 
 detect_features() {
@@ -67,7 +67,8 @@ series_base_for() {
 # Set TREE, SERIES_BASE and MANAGED from BASE / OVS_SRC.
 resolve_tree() {
     if [ -n "$OVS_SRC" ]; then
-        [ -d "$OVS_SRC" ] || die "$OVS_SRC: no such directory"
+        [ -e "$OVS_SRC" ] || die "$OVS_SRC: no such directory"
+        [ -d "$OVS_SRC" ] || die "$OVS_SRC is a file, not a directory (--ovs-src takes the top directory of an OVS tree)"
         TREE=$(cd "$OVS_SRC" && pwd -P)
         MANAGED=0
         is_ovs_tree "$TREE" ||
@@ -152,31 +153,211 @@ git_identity_env() {
         export GIT_COMMITTER_EMAIL="ovs-json-perf@localhost" GIT_AUTHOR_EMAIL="ovs-json-perf@localhost"
 }
 
-# State to restore if apply fails or is interrupted.
-APPLY_ORIG=
-APPLY_BRANCH=
-APPLY_GITDIR=
-
-apply_rollback() {
-    trap - INT TERM
-    [ -n "$APPLY_BRANCH" ] || return 0
-    echo "rolling back: restoring $APPLY_ORIG" >&2
-    git_tree am --abort >/dev/null 2>&1 || true
-    if [ -n "$APPLY_GITDIR" ]; then
-        # Plain tree: put every file back as it was committed.
-        git_tree reset -q --hard "$APPLY_ORIG" >/dev/null 2>&1 || true
-    else
-        git_tree checkout -q "$APPLY_ORIG" >/dev/null 2>&1 || true
-        git_tree branch -q -D "$APPLY_BRANCH" >/dev/null 2>&1 || true
+# Set TREE_KIND to "git" (the top of a git work tree) or "plain" (in no
+# git repository).  Refuse what is neither: a repository git will not
+# open, a tree inside another repository that tracks its files, and a
+# repository with no commits.
+tree_kind() {
+    local tree=$1 top err
+    err=$(git -C "$tree" rev-parse --show-toplevel 2>&1 >/dev/null) || true
+    if ! top=$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null); then
+        if grep -q 'dubious ownership' <<<"$err"; then
+            die "git refuses to open the repository of $tree (dubious ownership: it belongs to another user); if you trust it: $(grep -o 'git config --global --add safe.directory .*' <<<"$err" | head -n1 | sed 's/[[:space:]]*$//')"
+        elif [ -e "$tree/.git" ] || ! grep -q 'not a git repository' <<<"$err"; then
+            die "$tree: git cannot open its repository: $(head -n1 <<<"$err" | sed 's/^fatal: //')"
+        fi
+        TREE_KIND=plain
+        return 0
     fi
+    top=$(cd "$top" && pwd -P)
+    if [ "$top" != "$tree" ]; then
+        [ -z "$(git -C "$top" ls-files -- "$tree" | head -n1)" ] ||
+            die "$tree is inside the git repository $top, which tracks its files; apply would change them on $top's current branch: apply to an OVS checkout of its own, or to a copy"
+        TREE_KIND=plain
+        return 0
+    fi
+    git -C "$tree" rev-parse -q --verify HEAD >/dev/null ||
+        die "$tree is a git repository with no commits; commit the tree first (git add -A && git commit), or apply to a copy without .git"
+    TREE_KIND=git
+}
+
+# Refuse a git tree we must not touch.
+check_git_state() {
+    local gd op=
+    gd=$(git_tree rev-parse --absolute-git-dir)
+    if [ -d "$gd/rebase-apply" ]; then
+        op="git am or rebase"
+    elif [ -d "$gd/rebase-merge" ]; then
+        op="rebase"
+    elif [ -f "$gd/MERGE_HEAD" ]; then
+        op=merge
+    elif [ -f "$gd/CHERRY_PICK_HEAD" ]; then
+        op=cherry-pick
+    elif [ -f "$gd/BISECT_START" ] || [ -f "$gd/BISECT_LOG" ]; then
+        op="bisect (git bisect reset ends it)"
+    fi
+    [ -z "$op" ] || die "$TREE has a $op in progress; finish or abort it first"
+    [ -z "$(git_tree ls-files -u | head -n1)" ] ||
+        die "$TREE has unmerged files (a conflict left unresolved); resolve or reset them first, --force does not apply over them"
+    if [ "$MANAGED" = 0 ] && [ "$FORCE" = 0 ] &&
+       [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
+        die "$TREE has uncommitted changes; commit or stash them, or use --force"
+    fi
+}
+
+# check_writable TREE PATCH...: the tree, its repository, and every file
+# and directory the patches change can be written.
+check_writable() {
+    local tree=$1 p path d gd
+    shift
+    [ -w "$tree" ] || die "$tree is not writable; make it writable first (chmod -R u+w)"
+    if [ "$TREE_KIND" = git ]; then
+        gd=$(git_tree rev-parse --absolute-git-dir)
+        [ -w "$gd" ] || die "the repository $gd of $tree is not writable; make it writable first"
+    fi
+    for p in "$@"; do
+        while read -r path; do
+            if [ -e "$tree/$path" ] && [ ! -w "$tree/$path" ]; then
+                die "$tree/$path is read-only and $(basename "$p") changes it; make it writable first (chmod u+w)"
+            fi
+            d=$(dirname "$path")
+            while [ "$d" != . ] && [ ! -e "$tree/$d" ]; do d=$(dirname "$d"); done
+            [ -w "$tree/$d" ] ||
+                die "$tree/$d is read-only and $(basename "$p") changes files in it; make it writable first (chmod u+w)"
+        done < <(sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$p" | sort -u)
+    done
+}
+
+# The re-applied managed tree build/ovs-<base> must not lose work: edits
+# not committed, or commits on its branch that neither apply made nor
+# export wrote out.  --force discards them.
+check_managed_work() {
+    local new=$1 tip rec n
+    if [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
+        [ "$FORCE" = 1 ] ||
+            die "$TREE has uncommitted changes that re-applying patches/$SERIES_BASE would discard; keep them (git -C $TREE stash, or commit them and ./build.sh export --base $SERIES_BASE), or use --force to discard them"
+        stage "apply: --force: discarding the uncommitted changes in $TREE"
+        git_tree reset -q --hard
+    fi
+    tip=$(git_tree rev-parse -q --verify "refs/heads/$new") || return 0
+    for rec in applied exported; do
+        [ "$tip" != "$(git_tree config "ovs-json-perf.$SERIES_BASE.$rec" 2>/dev/null)" ] || return 0
+    done
+    # No record (an older apply): the branch is ours if its reflog has
+    # nothing but its creation and git am.
+    local log
+    if git_tree reflog exists "refs/heads/$new"; then
+        log=$(git_tree reflog show --format=%gs "refs/heads/$new" --)
+        grep -qvE '^(branch: Created from|am: )' <<<"$log" || return 0
+    fi
+    [ "$FORCE" = 0 ] || return 0
+    n=$(git_tree rev-list --count "base/$SERIES_BASE..$tip")
+    die "$TREE's branch $new ($n commits on base/$SERIES_BASE) has commits that ./build.sh export has not written to patches/$SERIES_BASE; keep them with ./build.sh export --base $SERIES_BASE (or git -C $TREE branch my-work $new), or use --force to discard them"
+}
+
+# State to restore if apply fails or is interrupted.
+APPLY_BRANCH=       # the branch apply creates; set while the tree may change
+APPLY_ORIG=         # the user's HEAD: a branch name, or a commit if detached
+APPLY_ORIG_SHA=     # its commit
+APPLY_OLD_SHA=      # the commit of an existing branch apply replaces
+APPLY_OLD_CFG=      # that branch's config (branch.<name>.*)
+APPLY_GITDIR=       # a plain tree's temporary repository
+APPLY_WORK=         # fingerprints
+APPLY_KEEP=0        # keep the temporary repository: the commands use it
+APPLY_PREV_EXIT=    # the EXIT trap before apply set its own
+
+# Take the fingerprint of the tree as it is, before apply changes it.
+guard_begin() {
+    APPLY_WORK=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-guard.XXXXXX")
+    tree_manifest "$TREE" "$TREE_KIND" >"$APPLY_WORK/before"
+    APPLY_PREV_EXIT=$(trap -p EXIT)
+    trap on_interrupt INT TERM HUP
+    trap on_exit EXIT
+}
+
+# git rollback: the tree's files back at the user's commit, HEAD and the
+# branches as they were.
+rollback_git() {
+    local st path
+    [ ! -d "$(git_tree rev-parse --absolute-git-dir)/rebase-apply" ] ||
+        git_tree am --abort >/dev/null 2>&1 || true
+    git_tree checkout -q --detach "$APPLY_ORIG_SHA" >/dev/null 2>&1 || true
+    git_tree branch -q -D "$APPLY_BRANCH" >/dev/null 2>&1 || true
+    if [ -n "$APPLY_OLD_SHA" ]; then
+        git_tree branch -q "$APPLY_BRANCH" "$APPLY_OLD_SHA" >/dev/null 2>&1 || true
+        while read -r st path; do
+            [ -z "$st" ] || git_tree config --add "$st" "$path" || true
+        done <<<"$APPLY_OLD_CFG"
+    fi
+    [ "$APPLY_ORIG" = "$APPLY_ORIG_SHA" ] ||
+        git_tree symbolic-ref HEAD "refs/heads/$APPLY_ORIG" || true
+    # Files a partly applied patch left behind: those not dirty before.
+    while IFS= read -r -d '' st; do
+        path=${st:3}
+        grep -qxF "status ${st:0:2} $path" "$APPLY_WORK/before" && continue
+        if git_tree cat-file -e "$APPLY_ORIG_SHA:$path" 2>/dev/null; then
+            git_tree checkout -q "$APPLY_ORIG_SHA" -- "$path" 2>/dev/null || true
+        else
+            rm -f -- "$TREE/$path" 2>/dev/null || true
+        fi
+    done < <(git_tree status --porcelain -z --untracked-files=all 2>/dev/null)
+}
+
+# Undo apply.  Returns 0 if the fingerprint matches the one taken before;
+# otherwise prints what differs and the commands that restore the tree.
+apply_rollback() {
+    trap - INT TERM HUP
+    [ -n "$APPLY_BRANCH" ] || return 0
+    echo "rolling back: restoring $APPLY_ORIG" >&2 || true
+    if [ -n "$APPLY_GITDIR" ]; then
+        git am --abort >/dev/null 2>&1 || true
+        git reset -q --hard "$APPLY_ORIG" >/dev/null 2>&1 || true
+    else
+        rollback_git
+    fi
+    restore_modes "$TREE" "$APPLY_WORK/before"
     APPLY_BRANCH=
+    tree_manifest "$TREE" "$TREE_KIND" >"$APPLY_WORK/now" 2>/dev/null || true
+    cmp -s "$APPLY_WORK/before" "$APPLY_WORK/now" && return 0
+    [ -z "$APPLY_GITDIR" ] || APPLY_KEEP=1
+    {
+        echo "the rollback could not restore $TREE; it differs from before in:"
+        manifest_diff "$APPLY_WORK/before" "$APPLY_WORK/now" | head -n 20 | sed 's/^/  /'
+        echo "these commands restore it:"
+        if [ -n "$APPLY_GITDIR" ]; then
+            GIT_ENV="GIT_DIR=$(printf '%q' "$APPLY_GITDIR") GIT_WORK_TREE=." \
+                restore_commands "$TREE" plain "$APPLY_WORK/before" "$APPLY_WORK/now" "$APPLY_ORIG"
+            echo "rm -rf -- $(printf '%q' "$APPLY_GITDIR")"
+        else
+            restore_commands "$TREE" git "$APPLY_WORK/before" "$APPLY_WORK/now" "$APPLY_ORIG_SHA"
+        fi | sed 's/^/    /'
+    } >&2 || true
+    return 1
+}
+
+# apply_fail WHAT: roll back, and say whether the tree is as it was.
+apply_fail() {
+    if apply_rollback; then
+        die "$1; the tree is back as it was${LOG:+ (details in $LOG)}"
+    fi
+    die "$1; the tree could not be restored: run the commands above${LOG:+ (details in $LOG)}"
 }
 
 on_interrupt() {
-    echo >&2
-    apply_rollback
+    echo >&2 || true
+    apply_fail "interrupted"
+}
+
+# On any exit: finish a rollback that did not happen (an error, a closed
+# terminal) and remove the temporary files.
+on_exit() {
+    local rc=$?
+    trap - EXIT INT TERM HUP
+    [ -z "$APPLY_BRANCH" ] || apply_rollback || true
     cleanup_plain_git
-    die "interrupted; $TREE is as it was"
+    [ -z "$APPLY_WORK" ] || rm -rf "$APPLY_WORK"
+    APPLY_WORK=
+    exit "$rc"
 }
 
 # For a plain directory: a temporary git repository outside it.
@@ -193,29 +374,16 @@ setup_plain_git() {
 cleanup_plain_git() {
     [ -n "$APPLY_GITDIR" ] || return 0
     unset GIT_DIR GIT_WORK_TREE
-    rm -rf "$APPLY_GITDIR"
+    [ "$APPLY_KEEP" = 1 ] || rm -rf "$APPLY_GITDIR"
     APPLY_GITDIR=
-}
-
-# Refuse a git tree we must not touch.
-check_git_state() {
-    local gd
-    gd=$(git_tree rev-parse --absolute-git-dir)
-    if [ -d "$gd/rebase-apply" ] || [ -d "$gd/rebase-merge" ] ||
-       [ -f "$gd/MERGE_HEAD" ] || [ -f "$gd/CHERRY_PICK_HEAD" ]; then
-        die "$TREE has a git am, rebase or merge in progress; finish or abort it first"
-    fi
-    if [ "$MANAGED" = 0 ] && [ "$FORCE" = 0 ] &&
-       [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
-        die "$TREE has uncommitted changes; commit or stash them, or use --force"
-    fi
 }
 
 apply_series() {
     local tree=$1 patches=() p n=0 new
     stage "apply: $tree is OVS $TREE_VERSION; series patches/$SERIES_BASE"
-    if is_git_toplevel "$tree"; then
-        [ "$MANAGED" = 0 ] || git_tree am --abort >/dev/null 2>&1 || true
+    tree_kind "$tree"
+    if [ "$TREE_KIND" = git ]; then
+        [ "$MANAGED" = 0 ] || [ "$FORCE" = 0 ] || git_tree am --abort >/dev/null 2>&1 || true
         check_git_state
     fi
     # Our own tree is re-applied from its base commit, whatever its work
@@ -232,8 +400,9 @@ apply_series() {
         APPLIED_PATCHES=()
         return 0
     fi
+    check_writable "$tree" "${patches[@]}"
     new="$BRANCH_PREFIX/$SERIES_BASE"
-    if is_git_toplevel "$tree"; then
+    if [ "$TREE_KIND" = git ]; then
         if [ "$MANAGED" = 1 ]; then
             if [ "$(git_tree symbolic-ref -q --short HEAD)" = "$new" ] &&
                [ "$(git_tree config "ovs-json-perf.$SERIES_BASE.series" 2>/dev/null)" = "$(series_digest "${patches[@]}")" ]; then
@@ -241,52 +410,67 @@ apply_series() {
                 APPLIED_PATCHES=("${patches[@]}")
                 return 0
             fi
-            # Our own tree: start again from the base commit.  Local
-            # changes (the build system ./boot.sh regenerated) carry over.
-            git_tree checkout -q --detach "base/$SERIES_BASE" ||
-                git_tree checkout -q -f --detach "base/$SERIES_BASE"
-            git_tree branch -q -D "$new" >/dev/null 2>&1 || true
-        fi
-        if git_tree rev-parse -q --verify "refs/heads/$new" >/dev/null; then
+            check_managed_work "$new"
+        elif git_tree rev-parse -q --verify "refs/heads/$new" >/dev/null; then
             [ "$(git_tree symbolic-ref -q --short HEAD)" != "$new" ] ||
                 die "$tree is on branch $new already; check out the branch to apply on first"
             [ "$FORCE" = 1 ] ||
                 die "$tree already has a branch $new; delete it or use --force to replace it"
-            git_tree branch -q -D "$new"
         fi
-        APPLY_ORIG=$(git_tree symbolic-ref -q --short HEAD || git_tree rev-parse HEAD)
+    fi
+    # From here on the tree changes: any failure, interrupt or exit rolls
+    # it back to this fingerprint.
+    guard_begin
+    if [ "$TREE_KIND" = git ]; then
+        APPLY_ORIG_SHA=$(git_tree rev-parse HEAD)
+        APPLY_ORIG=$(git_tree symbolic-ref -q --short HEAD || echo "$APPLY_ORIG_SHA")
+        APPLY_OLD_SHA=$(git_tree rev-parse -q --verify "refs/heads/$new" || true)
+        APPLY_OLD_CFG=$(git_tree config --get-regexp "^branch\.${new//./\\.}\." || true)
+        APPLY_BRANCH=$new
+        if [ "$MANAGED" = 1 ]; then
+            # Our own tree: start again from the base commit.  Untracked
+            # files (the build system ./boot.sh regenerated) carry over.
+            git_tree checkout -q --detach "base/$SERIES_BASE" ||
+                apply_fail "cannot check out base/$SERIES_BASE in $tree"
+        fi
+        [ -z "$APPLY_OLD_SHA" ] || git_tree branch -q -D "$new" ||
+            apply_fail "cannot delete the old branch $new in $tree"
     else
         setup_plain_git
         APPLY_ORIG=$(git rev-parse HEAD)
+        APPLY_ORIG_SHA=$APPLY_ORIG
+        APPLY_BRANCH=$new
     fi
     git_identity_env
     local fork
     fork=$(git_tree rev-parse HEAD)
-    trap on_interrupt INT TERM
-    APPLY_BRANCH=$new
-    git_tree checkout -q -b "$new"
+    git_tree checkout -q -b "$new" || apply_fail "cannot create the branch $new in $tree"
     for p in "${patches[@]}"; do
         n=$((n + 1))
         stage "apply: [$n/${#patches[@]}] $(basename "$p")"
-        if ! run git -C "$tree" am -q "$p"; then
-            apply_rollback
-            cleanup_plain_git
-            die "$(basename "$p") does not apply to $tree; the tree is back as it was (details in $LOG)"
-        fi
+        run git -C "$tree" am -q "$p" ||
+            apply_fail "$(basename "$p") does not apply to $tree"
         [ -z "${OVS_JSON_PERF_APPLY_DELAY:-}" ] || sleep "$OVS_JSON_PERF_APPLY_DELAY"
     done
-    trap - INT TERM
+    trap - INT TERM HUP
     APPLY_BRANCH=
     APPLIED_PATCHES=("${patches[@]}")
-    [ "$MANAGED" = 0 ] ||
+    if [ "$MANAGED" = 1 ]; then
         git_tree config "ovs-json-perf.$SERIES_BASE.series" "$(series_digest "${patches[@]}")"
-    [ -n "$APPLY_GITDIR" ] || git_tree config "ovs-json-perf.$SERIES_BASE.base" "$fork"
+        git_tree config "ovs-json-perf.$SERIES_BASE.applied" "$(git_tree rev-parse HEAD)"
+    fi
     if [ -n "$APPLY_GITDIR" ]; then
         cleanup_plain_git
+        restore_modes "$tree" "$APPLY_WORK/before"
         stage "apply: ${#patches[@]} patches applied in place to the plain tree $tree"
     else
+        git_tree config "ovs-json-perf.$SERIES_BASE.base" "$fork"
         stage "apply: ${#patches[@]} patches applied on branch $new (was on $APPLY_ORIG)"
     fi
+    rm -rf "$APPLY_WORK"
+    APPLY_WORK=
+    # The caller's EXIT trap, if it had one.
+    eval "${APPLY_PREV_EXIT:-trap - EXIT}"
 }
 
 # configure was made by this machine's autoconf, or needs ./boot.sh.

@@ -18,6 +18,8 @@ export T0 BUILD
 log_start test
 export LOG
 
+# shellcheck source=../scripts/bisect.sh
+. "$TOP/scripts/bisect.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
@@ -51,35 +53,27 @@ checkpatch_all() {
     return $rc
 }
 
-# Build every commit of the series but the last (the main build does that)
-# in a worktree, and run the json tests at each.
-bisect_build() {
-    local base=$1 tree="$BUILD/ovs-$1" wt="$BUILD/test/bisect-$1" c n=0
-    local commits
-    mapfile -t commits < <(git -C "$tree" rev-list --reverse "base/$base..ovs-json-perf/$base")
-    [ ${#commits[@]} -gt 1 ] || return 0
-    if [ ! -d "$wt" ]; then
-        mkdir -p "$BUILD/test"
-        git -C "$tree" worktree prune
-        git -C "$tree" worktree add -f --detach "$wt" "${commits[0]}"
-    fi
-    restore_packaging "$tree" "$wt" "$base"
-    for c in "${commits[@]:0:${#commits[@]}-1}"; do
-        n=$((n + 1))
-        stage "test: bisect $base: [$n/$((${#commits[@]} - 1))] $(git -C "$tree" log -1 --format=%s "$c")"
-        git -C "$wt" checkout -q --detach "$c"
-        if ! (OVS_SRC="$wt" FORCE=1 "$TOP/build.sh" build --ovs-src "$wt" &&
-              cd "$wt" && make check TESTSUITEFLAGS="-j$(nproc) -k json") >>"$LOG" 2>&1; then
-            echo "bisect: commit $c of $base does not build or pass -k json"
-            return 1
-        fi
-    done
-}
 
 detect_has() {
     local out
     out=$("$TOP/build.sh" detect --base "$1")
     grep -qE "^ *$2 +yes" <<<"$out"
+}
+
+# check_selection BASE: the check selection on the patched BASE.  A few
+# ofproto and ovsdb-idl tests flake on a loaded 2-core machine, so the tests
+# that fail are run once more on their own (autotest's --recheck), and only
+# a second failure fails the step.  The flakes are named in the output.
+check_selection() {
+    local base=$1 tree="$BUILD/ovs-$1"
+    # shellcheck disable=SC2086
+    "$TOP/build.sh" check --base "$base" -- $CHECK_FLAGS && return 0
+    echo "check: failed on the first run:"
+    sed -n '/^Failed tests:/,/^Skipped tests:/p' "$tree/tests/testsuite.log" |
+        grep -E '^ +[0-9]+: ' || true
+    echo "check: rerunning them once (--recheck)"
+    (cd "$tree" && make check TESTSUITEFLAGS="--recheck") || return 1
+    echo "check: every failed test passed when rerun; flaky, not failing"
 }
 
 test_base() {
@@ -93,10 +87,9 @@ test_base() {
     fi
     step "$base: checkpatch on every patch" checkpatch_all "$BUILD/ovs-$base" "$base"
     step "$base: detect inline-strings after apply" detect_has "$base" inline-strings
-    step "$base: make check ($CHECK_FLAGS)" \
-        "$TOP/build.sh" check --base "$base" -- $CHECK_FLAGS
+    step "$base: make check ($CHECK_FLAGS)" check_selection "$base"
     if [ "$base" = "$DEFAULT_BASE" ] || [ -n "${BISECT_ALL:-}" ]; then
-        step "$base: every patch builds and passes -k json (bisect)" bisect_build "$base"
+        step "$base: every patch builds and passes -k json (bisect)" bisect_series "$base"
     fi
 }
 
@@ -113,6 +106,11 @@ run_component() {
     local t=$1 name out rc=0 last p f
     name=$(basename "$t" .sh)
     stage "test: component $name"
+    # A component that cannot run, or runs no case, is a failure.
+    if [ ! -x "$t" ]; then
+        fail "$name: $t is not executable (chmod +x it)"
+        return
+    fi
     out="$BUILD/logs/$name.out"
     "$t" 2>&1 | tee "$out" | sed "s/^/  [$name] /" || rc=${PIPESTATUS[0]}
     last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
@@ -124,6 +122,9 @@ run_component() {
     f=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$last")
     PASSED=$((PASSED + p))
     FAILED=$((FAILED + f))
+    if [ "$p" -eq 0 ]; then
+        fail "$name: no case passed ('$last')"
+    fi
     if [ "$f" -ne 0 ]; then
         FAILURES+=("$name: $f failed:")
         mapfile -t -O "${#FAILURES[@]}" FAILURES < <(grep '^FAIL ' "$out" | sed 's/^/  /')
@@ -131,6 +132,14 @@ run_component() {
     if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
         fail "$name: exited $rc"
     fi
+}
+
+# Every DIR/t-*.sh, executable or not: one without its run bit fails.
+run_components() {
+    local t
+    for t in "$1"/t-*.sh; do
+        run_component "$t"
+    done
 }
 
 main() {
@@ -147,10 +156,7 @@ main() {
     done
     test_upstream_has_it
     # The components use the default base, applied and built above.
-    for t in "$TOP"/tests/t-*.sh; do
-        [ -x "$t" ] || continue
-        run_component "$t"
-    done
+    run_components "$TOP/tests"
     echo
     if [ ${#FAILURES[@]} -gt 0 ]; then
         echo "failures:"
@@ -161,4 +167,7 @@ main() {
     [ "$FAILED" -eq 0 ]
 }
 
-main "$@"
+# tests/t-run.sh sources this file for its functions.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    main "$@"
+fi

@@ -89,6 +89,9 @@ assert len(per) == 1 and len(tot) == 1, (per, tot)
 b = per.pop()
 assert b > 0 and tot.pop() == 20 * b
 assert all(x["clients"] == 20 and x["updates_per_client"] == 3 for x in runs)
+# Peak RSS during the workload and RSS when it started, both read.
+assert all(x["server_peak_rss_kb"] > 0 and x["server_rss_start_kb"] > 0
+           for x in runs), runs
 init = {x["init_bytes_per_client"] for x in runs}
 assert len(init) == 1 and init.pop() > 0, init
 # Not only the sizes: the same bytes.  Stock and patched send exactly the

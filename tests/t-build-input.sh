@@ -18,22 +18,42 @@ mkdir -p "$SCRATCH"
 pass() { ok "$1 [$(elapsed)]"; }
 failed() { fail "$1" "$2 [$(elapsed)]"; }
 
-# Everything that must not change: branch, HEAD, refs, index, files.
+# Everything that must not change: branch, HEAD, refs, index, the
+# repository's config, in-progress operations, and every work-tree file's
+# contents and every file's and directory's mode.
 snapshot() {
     local d=$1
     (
         cd "$d"
         if [ -e .git ]; then
             echo "branch $(git symbolic-ref -q HEAD || echo detached)"
-            echo "head $(git rev-parse HEAD)"
+            echo "head $(git rev-parse -q --verify HEAD || echo none)"
             git for-each-ref --format='%(refname) %(objectname)'
             git ls-files -s | sha256sum
             git status --porcelain --untracked-files=all
-            ls -d .git/rebase-apply .git/rebase-merge 2>/dev/null || true
+            git config --local --list
+            ls -d .git/rebase-apply .git/rebase-merge .git/MERGE_HEAD \
+                .git/BISECT_LOG .git/BISECT_START 2>/dev/null || true
         fi
         find . -path ./.git -prune -o -type f -print0 | sort -z | xargs -0 sha256sum
-        find . -path ./.git -prune -o -print | sort | sha256sum
-    ) | sha256sum
+        find . -path ./.git -prune -o -printf '%m %p\n' | sort
+    ) 2>&1 | sha256sum
+}
+
+# Run a command without root's power to write where it may not: a
+# read-only directory stops it as it stops a user.
+unpriv() {
+    if [ "$(id -u)" -eq 0 ]; then
+        setpriv --inh-caps=-dac_override --bounding-set=-dac_override -- "$@"
+    else
+        "$@"
+    fi
+}
+
+# A plain (not git) copy of BASE's base commit in DIR.
+plain_tree() {
+    mkdir -p "$2"
+    git -C "$BUILD/ovs-$1" archive "base/$1" | tar -x -C "$2"
 }
 
 # A git checkout of BASE's base commit on a branch "main".
@@ -49,10 +69,12 @@ checkout() {
     git -C "$d" config user.email tester@localhost
 }
 
-# Run build.sh; keep its stderr in $ERR and exit code in $RC.
+# Run build.sh; keep its stderr in $ERR and exit code in $RC.  BS_WRAP
+# goes in front (unpriv).
+BS_WRAP=()
 bs() {
     RC=0
-    "$TOP/build.sh" "$@" >"$SCRATCH/out" 2>"$SCRATCH/err" || RC=$?
+    "${BS_WRAP[@]}" "$TOP/build.sh" "$@" >"$SCRATCH/out" 2>"$SCRATCH/err" || RC=$?
     ERR=$(grep '^error:' "$SCRATCH/err" | head -n1 || true)
 }
 
@@ -63,7 +85,7 @@ expect_refused() {
     bs "$@"
     if [ "$RC" -eq 0 ]; then
         failed "$name" "exit 0, expected an error"
-    elif ! grep -qE "$pattern" <<<"$ERR"; then
+    elif ! grep -qE -- "$pattern" <<<"$ERR"; then
         failed "$name" "error was '$ERR' (stderr: $(tail -n2 "$SCRATCH/err" | tr '\n' ' '))"
     elif [ "$(grep -c '^error:' "$SCRATCH/err")" -ne 1 ]; then
         failed "$name" "expected one error line, got: $(grep '^error:' "$SCRATCH/err" | tr '\n' ' ')"
@@ -96,6 +118,21 @@ make_series() {
             >"$out/bad/$base/0002-test-touch-json.c.patch"
         cp "$out/good/$base/0003-"*.patch "$out/bad/$base/"
         (cd "$out/bad/$base" && ls ./*.patch | sed 's|^\./||' >series)
+        # bad3: the third patch repeats the second, which then cannot
+        # apply: two patches are in when the rollback starts.
+        mkdir -p "$out/bad3/$base"
+        cp "$out/good/$base/0001-"*.patch "$out/good/$base/0002-"*.patch "$out/bad3/$base/"
+        cp "$out/good/$base/0002-"*.patch "$out/bad3/$base/0003-test-touch-json.c-again.patch"
+        (cd "$out/bad3/$base" && ls ./*.patch | sed 's|^\./||' >series)
+        # partial: the second patch changes lib/json.c and a file in tests/.
+        mkdir -p "$out/partial/$base"
+        cp "$out/good/$base/0001-"*.patch "$out/partial/$base/"
+        git checkout -q -b partial HEAD~2
+        sed -i '1s/$/ \/* partial *\//' lib/json.c
+        echo "# partial" >>tests/atlocal.in
+        git commit -q -am "test: touch json.c and tests"
+        git format-patch -q --start-number 2 -o "$out/partial/$base" -1
+        (cd "$out/partial/$base" && ls ./*.patch | sed 's|^\./||' >series)
     )
     rm -rf "$d"
 }
@@ -206,39 +243,6 @@ t_no_network() {
     fi
 }
 
-# Ctrl-C in the middle of apply: SIGINT to the whole process group, as a
-# terminal sends it, while the second of three patches is going in.
-t_interrupt() {
-    local d="$SCRATCH/interrupt" before pid rc=0
-    checkout 3.5.0 "$d"
-    before=$(snapshot "$d")
-    set -m
-    # A shell started in the background without job control ignores SIGINT
-    # and passes that on; a signal ignored at entry cannot be trapped, so
-    # apply gets SIGINT back at its default.
-    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_APPLY_DELAY=3 \
-        env --default-signal=INT "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/int-out" 2>"$SCRATCH/int-err" &
-    pid=$!
-    set +m
-    for _ in $(seq 1 600); do
-        grep -q '\[2/3\]' "$SCRATCH/int-out" 2>/dev/null && break
-        sleep 0.1
-    done
-    kill -INT -- "-$pid" 2>/dev/null || true
-    wait "$pid" || rc=$?
-    if [ $rc -eq 0 ]; then
-        failed "Ctrl-C during apply restores the tree" "apply finished with exit 0 (not interrupted?): $(tail -n 3 "$SCRATCH/int-out" | tr '\n' '|')"
-    elif ! grep -q '\[2/3\]' "$SCRATCH/int-out"; then
-        failed "Ctrl-C during apply restores the tree" "interrupted before the second patch"
-    elif [ "$(snapshot "$d")" != "$before" ]; then
-        failed "Ctrl-C during apply restores the tree" "the tree changed"
-    elif ! grep -q 'interrupted' "$SCRATCH/int-err"; then
-        failed "Ctrl-C during apply restores the tree" "no 'interrupted' message"
-    else
-        pass "Ctrl-C during apply restores the tree (branch, HEAD, index, files)"
-    fi
-}
-
 # A good apply: a new branch, the user's branch untouched; refusals after.
 t_good_apply() {
     local base=$1
@@ -289,12 +293,15 @@ t_upstream_has_it() {
     local d="$SCRATCH/v400" before
     checkout 4.0.0 "$d"
     before=$(snapshot "$d")
-    bs apply --ovs-src "$d"
-    if [ "$RC" -eq 0 ] && grep -q 'nothing to apply' "$SCRATCH/out" &&
-       [ "$(snapshot "$d")" = "$before" ]; then
-        pass "4.0.0 checkout: nothing to apply, tree untouched"
-    else
-        failed "4.0.0 checkout: nothing to apply" "exit $RC: $ERR $(tail -n3 "$SCRATCH/out")"
+    # With a series of its own (not the inline one), t_good_apply has it.
+    if [ ! -s "$TOP/patches/4.0.0/series" ]; then
+        bs apply --ovs-src "$d"
+        if [ "$RC" -eq 0 ] && grep -q 'nothing to apply' "$SCRATCH/out" &&
+           [ "$(snapshot "$d")" = "$before" ]; then
+            pass "4.0.0 checkout: nothing to apply, tree untouched"
+        else
+            failed "4.0.0 checkout: nothing to apply" "exit $RC: $ERR $(tail -n3 "$SCRATCH/out")"
+        fi
     fi
     bs detect --ovs-src "$d"
     if grep -qE 'inline-strings +yes' "$SCRATCH/out" && grep -qE 'inline-arrays +yes' "$SCRATCH/out"; then
@@ -310,11 +317,7 @@ t_upstream_has_it() {
 t_managed_reapply() {
     local b="$SCRATCH/managed-build" n want
     want=$(series_patches 3.5.0 | wc -l)
-    mkdir -p "$b"
-    git clone -q "$BUILD/ovs-3.5.0" "$b/ovs-3.5.0"
-    git -C "$b/ovs-3.5.0" checkout -q -B ovs-json-perf/3.5.0 \
-        origin/ovs-json-perf/3.5.0
-    git -C "$b/ovs-3.5.0" config ovs-json-perf.3.5.0.series stale
+    managed_tree "$b"
     RC=0
     OVS_JSON_PERF_BUILD="$b" "$TOP/build.sh" apply --base 3.5.0 \
         >"$SCRATCH/out" 2>"$SCRATCH/err" || RC=$?
@@ -396,6 +399,575 @@ EOF
     fi
 }
 
+# Signals in the middle of apply, sent to the whole process group as a
+# terminal sends them (Ctrl-C: INT; a closed terminal or SSH session:
+# HUP), while the second of three patches is going in.  The tree is as it
+# was and no temporary repository or file is left.
+t_signal() {
+    local sig=$1 kind=$2 d="$SCRATCH/signal-$1-$2" before pid rc=0 name
+    local tmp="$SCRATCH/tmp-$1-$2"
+    name="SIG$sig during apply restores a $kind tree, nothing left in TMPDIR"
+    if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
+    mkdir -p "$tmp"
+    before=$(snapshot "$d")
+    set -m
+    # A shell started in the background without job control ignores SIGINT
+    # and passes that on; a signal ignored at entry cannot be trapped, so
+    # apply gets SIGINT back at its default.
+    TMPDIR="$tmp" OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_APPLY_DELAY=3 \
+        env --default-signal=INT "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/int-out" 2>"$SCRATCH/int-err" &
+    pid=$!
+    set +m
+    for _ in $(seq 1 600); do
+        grep -q '\[2/3\]' "$SCRATCH/int-out" 2>/dev/null && break
+        sleep 0.1
+    done
+    kill -"$sig" -- "-$pid" 2>/dev/null || true
+    wait "$pid" || rc=$?
+    if [ $rc -eq 0 ]; then
+        failed "$name" "apply finished with exit 0 (not interrupted?): $(tail -n 3 "$SCRATCH/int-out" | tr '\n' '|')"
+    elif ! grep -q '\[2/3\]' "$SCRATCH/int-out"; then
+        failed "$name" "interrupted before the second patch"
+    elif [ "$(snapshot "$d")" != "$before" ]; then
+        failed "$name" "the tree changed"
+    elif ! grep -q '^error: interrupted; the tree is back as it was' "$SCRATCH/int-err"; then
+        failed "$name" "no 'interrupted; the tree is back as it was': $(tr '\n' '|' <"$SCRATCH/int-err")"
+    elif [ -n "$(ls -A "$tmp")" ]; then
+        failed "$name" "left in TMPDIR: $(ls -A "$tmp" | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+
+# An unexpected error in the middle of apply (set -e ends the script; here
+# "sleep x" fails after the first patch): the EXIT trap rolls back.
+t_exit_trap() {
+    local kind=$1 d="$SCRATCH/exit-$1" before tmp="$SCRATCH/tmp-exit-$1" name
+    name="an unexpected exit in the middle of apply restores a $kind tree (EXIT trap)"
+    if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
+    mkdir -p "$tmp"
+    before=$(snapshot "$d")
+    TMPDIR="$tmp" OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_APPLY_DELAY=x \
+        bs apply --ovs-src "$d"
+    if [ "$RC" -eq 0 ]; then
+        failed "$name" "exit 0"
+    elif ! grep -q '\[1/3\]' "$SCRATCH/out"; then
+        failed "$name" "stopped before the first patch: $(tail -n2 "$SCRATCH/err" | tr '\n' '|')"
+    elif [ "$(snapshot "$d")" != "$before" ]; then
+        failed "$name" "the tree changed"
+    elif [ -n "$(ls -A "$tmp")" ]; then
+        failed "$name" "left in TMPDIR: $(ls -A "$tmp" | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+
+# Unknown options, options with no value, stray arguments: one error line
+# before any work.
+t_options() {
+    local o="$SCRATCH/options"
+    mkdir -p "$o"
+    local -a cases=(
+        "the default verb|unknown option '--ovs-scr'|--ovs-scr $o"
+        "apply|unknown option '--ovs-scr'|apply --ovs-scr $o"
+        "detect|unknown option '--ovs-scr'|detect --ovs-scr $o"
+        "build|unknown option '--ovs-scr'|build --ovs-scr $o"
+        "check|unknown option '--ovs-scr'|check --ovs-scr $o"
+        "export|unknown option '--ovs-scr'|export --ovs-scr $o"
+        "build --force|unknown option '--force'|build --force"
+        "detect|unknown option '-f'|detect -f"
+        "apply --base with no value|--base needs a value|apply --base"
+        "apply --base= with no value|--base needs a value|apply --base="
+        "apply --ovs-src followed by an option|--ovs-src needs a value|apply --ovs-src --force"
+        "the default verb's --ovs-src with no value|--ovs-src needs a value|--ovs-src"
+        "detect with a stray argument|unexpected argument 'stray'|detect stray"
+        "check with flags before --|unknown option '-k'|check -k json"
+        "fetch with an option|usage: ./build.sh fetch BASE|fetch --base"
+        "test with an argument|unexpected argument '--quick'|test --quick"
+    )
+    local c what pat args
+    for c in "${cases[@]}"; do
+        IFS='|' read -r what pat args <<<"$c"
+        # shellcheck disable=SC2086  # args are words
+        expect_refused "$what: '$args' is refused with one error line" "" \
+            "$(sed 's/[.[\*^$()+?{}|]/\\&/g' <<<"$pat")" "" $args
+    done
+}
+
+t_not_a_directory() {
+    echo "not a tree" >"$SCRATCH/a-file"
+    expect_refused "--ovs-src naming a file is refused" "" \
+        "a-file is a file, not a directory" "" apply --ovs-src "$SCRATCH/a-file"
+}
+
+# A git repository with no commits yet.
+t_no_commits() {
+    local d="$SCRATCH/no-commits" before
+    plain_tree 3.5.0 "$d"
+    git -C "$d" init -q
+    before=$(snapshot "$d")
+    expect_refused "a git repository with no commits is refused" "$d" \
+        "is a git repository with no commits" "$before" apply --ovs-src "$d"
+}
+
+# git stash pop with a conflict: unmerged index, no merge in progress.
+t_unmerged() {
+    local d="$SCRATCH/unmerged" before
+    checkout 3.5.0 "$d"
+    (
+        cd "$d"
+        echo "stashed edit" >>README.rst
+        git stash -q
+        echo "committed edit" >>README.rst
+        git commit -q -am "edit README"
+        git stash pop -q >/dev/null 2>&1 || true
+    )
+    if [ -z "$(git -C "$d" ls-files -u)" ]; then
+        failed "an unmerged index is refused even with --force" "could not make an unmerged index"
+        return
+    fi
+    before=$(snapshot "$d")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" \
+        expect_refused "an unmerged index is refused even with --force" "$d" \
+        "has unmerged files" "$before" apply --ovs-src "$d" --force
+}
+
+t_bisect() {
+    local d="$SCRATCH/bisect" before
+    checkout 3.5.0 "$d"
+    git -C "$d" bisect start -q >/dev/null 2>&1 || git -C "$d" bisect start >/dev/null
+    before=$(snapshot "$d")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" \
+        expect_refused "a bisect in progress is refused" "$d" \
+        "has a bisect .* in progress" "$before" apply --ovs-src "$d"
+}
+
+# A checkout git will not open (another user's): refused with git's hint,
+# not treated as a plain directory.
+t_dubious() {
+    local d="$SCRATCH/dubious" before
+    checkout 3.5.0 "$d"
+    before=$(snapshot "$d")
+    if [ "$(id -u)" -eq 0 ]; then
+        chown 65534 "$d"
+    else
+        export GIT_TEST_ASSUME_DIFFERENT_OWNER=1
+    fi
+    bs apply --ovs-src "$d"
+    unset GIT_TEST_ASSUME_DIFFERENT_OWNER
+    [ "$(id -u)" -ne 0 ] || chown 0 "$d"
+    if [ "$RC" -eq 0 ]; then
+        failed "a git checkout of another owner is refused with git's hint" "exit 0"
+    elif ! grep -qE "dubious ownership.*git config --global --add safe.directory $d\$" <<<"$ERR"; then
+        failed "a git checkout of another owner is refused with git's hint" "error was '$ERR'"
+    elif [ "$(grep -c '^error:' "$SCRATCH/err")" -ne 1 ]; then
+        failed "a git checkout of another owner is refused with git's hint" "more than one error line"
+    elif [ "$(snapshot "$d")" != "$before" ]; then
+        failed "a git checkout of another owner is refused with git's hint" "the tree changed"
+    else
+        pass "a git checkout of another owner is refused with git's hint"
+    fi
+}
+
+# An OVS tree committed inside another repository.
+t_nested() {
+    local p="$SCRATCH/outer" before
+    mkdir -p "$p"
+    git -C "$p" init -q -b trunk
+    plain_tree 3.5.0 "$p/ovs"
+    git -C "$p" add -A
+    git -C "$p" -c user.name=t -c user.email=t@localhost commit -q -m "vendored OVS"
+    before=$(snapshot "$p")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" \
+        expect_refused "an OVS tree inside another repository that tracks it is refused" "$p" \
+        "is inside the git repository $p, which tracks its files" "$before" apply --ovs-src "$p/ovs"
+}
+
+# Read-only: the whole tree, or a directory a patch writes in.
+t_readonly() {
+    local g="$SCRATCH/ro-git" l="$SCRATCH/ro-lib" p="$SCRATCH/ro-plain" before
+    checkout 3.5.0 "$g"
+    checkout 3.5.0 "$l"
+    plain_tree 3.5.0 "$p"
+    chmod a-w "$g" "$l/lib" "$p/lib"
+    if unpriv touch "$l/lib/.w" 2>/dev/null; then
+        failed "a read-only tree is refused" "cannot make a directory read-only here"
+        chmod u+w "$g" "$l/lib" "$p/lib"
+        return
+    fi
+    BS_WRAP=(unpriv)
+    before=$(snapshot "$g")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" \
+        expect_refused "a read-only tree is refused" "$g" "ro-git is not writable" "$before" apply --ovs-src "$g"
+    before=$(snapshot "$l")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" \
+        expect_refused "a git tree with a read-only directory a patch writes in is refused" "$l" \
+        "ro-lib/lib is read-only" "$before" apply --ovs-src "$l"
+    before=$(snapshot "$p")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" \
+        expect_refused "a plain tree with a read-only directory a patch writes in is refused" "$p" \
+        "ro-plain/lib is read-only" "$before" apply --ovs-src "$p"
+    BS_WRAP=()
+    chmod u+w "$g" "$l/lib" "$p/lib"
+}
+
+# A rollback that cannot finish (a directory became read-only while the
+# series went in): it says so, and the commands it prints restore the tree.
+t_rollback_commands() {
+    local kind=$1 d="$SCRATCH/unrestorable-$1" before pid rc=0 name
+    name="$kind tree: a rollback that cannot finish prints commands that restore it"
+    if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
+    before=$(snapshot "$d")
+    mkdir -p "$SCRATCH/tmp-rb-$kind"
+    TMPDIR="$SCRATCH/tmp-rb-$kind" OVS_JSON_PERF_PATCHES="$SCRATCH/series/bad" OVS_JSON_PERF_APPLY_DELAY=2 \
+        unpriv "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/out" 2>"$SCRATCH/err" &
+    pid=$!
+    for _ in $(seq 1 300); do
+        [ ! -e "$d/ovs-json-perf-test-1.txt" ] || break
+        sleep 0.1
+    done
+    chmod a-w "$d"
+    wait "$pid" || rc=$?
+    chmod u+w "$d"
+    sed -n '/^these commands restore it:$/,/^error:/p' "$SCRATCH/err" | sed -n 's/^    //p' >"$SCRATCH/restore.sh"
+    if [ $rc -eq 0 ]; then
+        failed "$name" "exit 0"
+    elif ! grep -q '^error: .*does not apply.*the tree could not be restored: run the commands above' "$SCRATCH/err"; then
+        failed "$name" "no 'could not be restored': $(tr '\n' '|' <"$SCRATCH/err")"
+    elif [ "$(grep -c '^error:' "$SCRATCH/err")" -ne 1 ]; then
+        failed "$name" "more than one error line"
+    elif [ ! -s "$SCRATCH/restore.sh" ]; then
+        failed "$name" "no commands printed"
+    elif [ "$(snapshot "$d")" = "$before" ]; then
+        failed "$name" "the tree is as it was already; the fault did not happen"
+    elif ! unpriv bash -e "$SCRATCH/restore.sh" >/dev/null 2>"$SCRATCH/restore.err"; then
+        failed "$name" "the commands failed: $(tr '\n' '|' <"$SCRATCH/restore.err") (commands: $(tr '\n' '|' <"$SCRATCH/restore.sh"))"
+    elif [ "$(snapshot "$d")" != "$before" ]; then
+        failed "$name" "after the commands the tree still differs (commands: $(tr '\n' '|' <"$SCRATCH/restore.sh"))"
+    elif [ -n "$(ls -A "$SCRATCH/tmp-rb-$kind")" ]; then
+        failed "$name" "after the commands, left in TMPDIR: $(ls -A "$SCRATCH/tmp-rb-$kind" | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+
+# File modes survive: a rollback after two patches went in (plain and git
+# trees), and a plain tree patched in place.
+t_modes() {
+    local kind=$1 d="$SCRATCH/modes-$1" before
+    if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
+    chmod 664 "$d/lib/json.c"
+    chmod 600 "$d/README.rst"
+    chmod 775 "$d/lib"
+    before=$(snapshot "$d")
+    local mask
+    mask=$(umask)
+    umask 022
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/bad3" \
+        expect_refused "$kind tree: a rollback after two patches restores contents and modes (664 stays 664)" "$d" \
+        "0003-test-touch-json.c-again.patch does not apply" "$before" apply --ovs-src "$d"
+    if [ "$kind" = plain ]; then
+        OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" bs apply --ovs-src "$d"
+        if [ "$RC" -eq 0 ] && [ "$(stat -c %a "$d/lib/json.c")" = 664 ] &&
+           grep -q 'ovs-json-perf test' "$d/lib/json.c"; then
+            pass "plain tree patched in place: a patched file keeps its mode 664"
+        else
+            failed "plain tree patched in place: a patched file keeps its mode 664" \
+                "exit $RC, mode $(stat -c %a "$d/lib/json.c")"
+        fi
+    fi
+    umask "$mask"
+}
+
+# A managed build/ovs-3.5.0 as an earlier apply left it, in a build area
+# of its own: the series applied with git am on ovs-json-perf/3.5.0.
+managed_tree() {
+    local b=$1 t="$1/ovs-3.5.0" p
+    mkdir -p "$b"
+    git clone -q "$BUILD/ovs-3.5.0" "$t"
+    git -C "$t" checkout -q --detach base/3.5.0
+    git -C "$t" branch -q -D ovs-json-perf/3.5.0 2>/dev/null || true
+    git -C "$t" checkout -q -b ovs-json-perf/3.5.0
+    for p in $(series_patches 3.5.0); do
+        git -C "$t" am -q "$TOP/patches/3.5.0/$p"
+    done
+    # patches/3.5.0 changed since.
+    git -C "$t" config ovs-json-perf.3.5.0.series stale
+}
+
+# Re-applying our own tree must not throw away the user's work.
+t_managed_work() {
+    local b="$SCRATCH/managed-work" t before n want
+    t="$b/ovs-3.5.0"
+    want=$(series_patches 3.5.0 | wc -l)
+    managed_tree "$b"
+    echo "/* my edit */" >>"$t/lib/json.c"
+    before=$(snapshot "$t")
+    OVS_JSON_PERF_BUILD="$b" expect_refused \
+        "re-apply to build/ovs-3.5.0 with uncommitted edits is refused, saying how to keep them" "$t" \
+        "uncommitted changes.*stash.*export.*--force" "$before" apply --base 3.5.0
+    OVS_JSON_PERF_BUILD="$b" bs apply --base 3.5.0 --force
+    n=$(git -C "$t" rev-list --count base/3.5.0..HEAD)
+    if [ "$RC" -eq 0 ] && [ "$n" -eq "$want" ] && ! grep -q 'my edit' "$t/lib/json.c"; then
+        pass "re-apply with --force discards the edits and applies all $want patches"
+    else
+        failed "re-apply with --force discards the edits" "exit $RC: $ERR; $n patches"
+    fi
+    # A commit of the user's on the branch.
+    echo "/* my commit */" >>"$t/lib/json.c"
+    git -C "$t" commit -q -am "json: my change"
+    git -C "$t" config ovs-json-perf.3.5.0.series stale
+    before=$(snapshot "$t")
+    OVS_JSON_PERF_BUILD="$b" expect_refused \
+        "re-apply to build/ovs-3.5.0 with an unexported commit is refused, saying how to keep it" "$t" \
+        "commits that ./build.sh export has not written.*export --base 3.5.0.*--force" "$before" apply --base 3.5.0
+    # Exported, the commit is kept in patches/: re-apply goes ahead.
+    mkdir -p "$SCRATCH/exported"
+    cp -a "$TOP/patches/3.5.0" "$SCRATCH/exported/"
+    OVS_JSON_PERF_BUILD="$b" OVS_JSON_PERF_PATCHES="$SCRATCH/exported" bs export --base 3.5.0
+    git -C "$t" config ovs-json-perf.3.5.0.series stale
+    OVS_JSON_PERF_BUILD="$b" OVS_JSON_PERF_PATCHES="$SCRATCH/exported" bs apply --base 3.5.0
+    n=$(git -C "$t" rev-list --count base/3.5.0..HEAD)
+    if [ "$RC" -eq 0 ] && [ "$n" -eq $((want + 1)) ] && grep -q 'my commit' "$t/lib/json.c"; then
+        pass "after ./build.sh export, re-apply goes ahead with the exported commit"
+    else
+        failed "after ./build.sh export, re-apply goes ahead" "exit $RC: $ERR; $n patches"
+    fi
+    rm -rf "$b"
+}
+
+# A re-apply to build/ovs-3.5.0 that fails: HEAD back on the old branch,
+# which has its commits again.
+t_managed_rollback() {
+    local b="$SCRATCH/managed-rollback" t before
+    t="$b/ovs-3.5.0"
+    managed_tree "$b"
+    before=$(snapshot "$t")
+    OVS_JSON_PERF_BUILD="$b" OVS_JSON_PERF_PATCHES="$SCRATCH/series/bad" expect_refused \
+        "a failing re-apply to build/ovs-3.5.0 puts back its branch and HEAD" "$t" \
+        "does not apply.*the tree is back as it was" "$before" apply --base 3.5.0
+    rm -rf "$b"
+}
+
+# fetch takes the Debian mirror from the system's apt sources, read only.
+mirror_of() {
+    (
+        export OVS_JSON_PERF_APT_ETC=$1
+        unset OVS_JSON_PERF_MIRROR
+        [ -z "${2:-}" ] || export OVS_JSON_PERF_MIRROR=$2
+        # shellcheck source=../scripts/fetch.sh
+        . "$TOP/scripts/fetch.sh"
+        fetch_mirror
+    ) 2>&1 || true
+}
+
+t_mirror() {
+    local e="$SCRATCH/etc-apt" out b="$SCRATCH/mirror-build" sum
+    mkdir -p "$e/sources.list.d"
+    cat >"$e/sources.list.d/debian.sources" <<'EOF'
+# comment
+Types: deb
+URIs: http://security.test.invalid/debian-security
+Suites: trixie-security
+Components: main
+
+Types: deb
+URIs: http://disabled.test.invalid/debian
+Suites: trixie
+Components: main
+Enabled: no
+
+Types: deb deb-src
+URIs: http://127.0.0.1:9/debian/
+Suites: trixie trixie-updates
+Components: main
+EOF
+    echo "deb http://ignored.test.invalid/debian sid main" >"$e/sources.list.d/other.list.disabled"
+    out=$(mirror_of "$e")
+    if [ "$out" = "http://127.0.0.1:9/debian" ]; then
+        pass "mirror: taken from a deb822 .sources file (security, disabled entries skipped)"
+    else
+        failed "mirror: taken from a deb822 .sources file" "got '$out'"
+    fi
+    cat >"$e/sources.list" <<'EOF'
+# deb http://commented.test.invalid/debian bookworm main
+deb [arch=amd64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://one-line.test.invalid/debian bookworm main
+EOF
+    out=$(mirror_of "$e")
+    if [ "$out" = "http://one-line.test.invalid/debian" ]; then
+        pass "mirror: taken from sources.list in the one-line format"
+    else
+        failed "mirror: taken from sources.list in the one-line format" "got '$out'"
+    fi
+    out=$(mirror_of "$e" "http://override.test.invalid/debian")
+    if [ "$out" = "http://override.test.invalid/debian" ]; then
+        pass "mirror: OVS_JSON_PERF_MIRROR overrides the apt sources"
+    else
+        failed "mirror: OVS_JSON_PERF_MIRROR overrides the apt sources" "got '$out'"
+    fi
+    mkdir -p "$SCRATCH/etc-ubuntu/sources.list.d"
+    echo "deb http://ubuntu.test.invalid/ubuntu noble main" >"$SCRATCH/etc-ubuntu/sources.list"
+    out=$(mirror_of "$SCRATCH/etc-ubuntu")
+    if grep -qx "error: found no Debian mirror in .*; set OVS_JSON_PERF_MIRROR to one (http://HOST/debian)" <<<"$out"; then
+        pass "mirror: no Debian mirror in the apt sources is one error line"
+    else
+        failed "mirror: no Debian mirror in the apt sources is one error line" "got '$out'"
+    fi
+    # fetch end to end: the private sources use the system's mirror (here
+    # an unreachable one), and the system's sources are not written.
+    rm -f "$e/sources.list"
+    sum=$(find "$e" -printf '%m %p\n' -type f -exec sha256sum {} + | sort | sha256sum)
+    mkdir -p "$b"
+    (unset OVS_JSON_PERF_MIRROR
+     OVS_JSON_PERF_BUILD="$b" OVS_JSON_PERF_APT_ETC="$e" \
+        timeout 120 "$TOP/build.sh" fetch 3.1.0 >/dev/null 2>&1) || true
+    if grep -qx 'URIs: http://127.0.0.1:9/debian' "$b/apt/sources.list.d/ovs-json-perf.sources" 2>/dev/null &&
+       [ "$(find "$e" -printf '%m %p\n' -type f -exec sha256sum {} + | sort | sha256sum)" = "$sum" ]; then
+        pass "fetch uses the mirror of the apt sources and leaves them as they were"
+    else
+        failed "fetch uses the mirror of the apt sources" \
+            "$(cat "$b/apt/sources.list.d/ovs-json-perf.sources" 2>&1 | tr '\n' '|')"
+    fi
+    rm -rf "$b"
+    # No mirror's host name anywhere in the repository (code, tests, docs).
+    out=$(git -C "$TOP" grep --untracked -nIE '[a-z0-9-]+[.]debian[.](org|net)|(deb|ftp|http)[.][a-z.]*debian' || true)
+    if [ -z "$out" ]; then
+        pass "no Debian mirror host name in the repository"
+    else
+        failed "no Debian mirror host name in the repository" "$(head -n3 <<<"$out" | tr '\n' '|')"
+    fi
+}
+
+# restore_commands on its own: from a tree apply left in the worst state
+# (HEAD on a new branch with a commit, an old branch and its config
+# deleted, a file added in a new directory, a mode changed), the commands
+# bring back the fingerprint taken before.
+t_restore_commands_unit() {
+    local d="$SCRATCH/restore-unit" w="$SCRATCH/restore-work" orig name
+    name="restore_commands: branches, HEAD, config, files, directories and modes come back"
+    checkout 3.5.0 "$d"
+    git -C "$d" branch keep
+    git -C "$d" config branch.keep.description "my work"
+    orig=$(git -C "$d" rev-parse HEAD)
+    mkdir -p "$w"
+    (
+        # shellcheck source=../scripts/guard.sh
+        . "$TOP/scripts/guard.sh"
+        APPLY_WORK=$w
+        tree_manifest "$d" git >"$w/before"
+        cd "$d"
+        git checkout -q -b ovs-json-perf/3.5.0
+        echo "/* x */" >>lib/json.c
+        git commit -q -am "x"
+        git branch -q -D keep
+        mkdir newdir && echo new >newdir/new.txt
+        chmod 600 README.rst
+        tree_manifest "$d" git >"$w/now"
+        cd /
+        restore_commands "$d" git "$w/before" "$w/now" "$orig" >"$w/cmds"
+        bash -e "$w/cmds" >/dev/null 2>&1
+        tree_manifest "$d" git >"$w/after"
+    )
+    if ! diff -q "$w/before" "$w/now" >/dev/null && cmp -s "$w/before" "$w/after"; then
+        pass "$name"
+    else
+        failed "$name" "$(diff "$w/before" "$w/after" | head -n 5 | tr '\n' '|') (commands: $(tr '\n' '|' <"$w/cmds"))"
+    fi
+}
+
+# A directory turns read-only in the middle of apply: the second patch
+# has written lib/json.c when it fails on tests/.  Those files come back.
+t_partial_write() {
+    local kind=$1 d="$SCRATCH/partial-$1" before pid rc=0 name
+    name="$kind tree: a patch that fails half-written (tests/ turned read-only) is undone"
+    if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
+    before=$(snapshot "$d")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/partial" OVS_JSON_PERF_APPLY_DELAY=2 \
+        unpriv "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/out" 2>"$SCRATCH/err" &
+    pid=$!
+    for _ in $(seq 1 300); do
+        [ ! -e "$d/ovs-json-perf-test-1.txt" ] || break
+        sleep 0.1
+    done
+    chmod a-w "$d/tests"
+    wait "$pid" || rc=$?
+    if [ $rc -eq 0 ]; then
+        failed "$name" "exit 0"
+    elif ! grep -q '^error: 0002-.*does not apply.*the tree is back as it was' "$SCRATCH/err"; then
+        failed "$name" "$(grep -v '^|' "$SCRATCH/err" | tr '\n' '|')"
+    elif [ "$(snapshot "$d")" != "$before" ]; then
+        failed "$name" "the tree changed"
+    else
+        pass "$name"
+    fi
+    chmod u+w "$d/tests"
+}
+
+# --force replaces an existing ovs-json-perf branch; when the series then
+# fails, the old branch and its config (its description) come back.
+t_force_rollback() {
+    local d="$SCRATCH/force-rollback" before
+    checkout 3.5.0 "$d"
+    git -C "$d" branch ovs-json-perf/3.5.0 HEAD~1
+    git -C "$d" config branch.ovs-json-perf/3.5.0.description "my cover letter"
+    before=$(snapshot "$d")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/bad" \
+        expect_refused "--force on a failing series: the replaced branch and its config come back" "$d" \
+        "does not apply.*the tree is back as it was" "$before" apply --ovs-src "$d" --force
+}
+
+# regress_record and report on the made-up trees and logs of
+# t_suite_compare: a test that fails only patched is rerun; passing then,
+# it is flaky, failing again, a regression.  report prints the newest
+# result of each kind and base, and "no result" where there is none.
+t_regress() {
+    local d="$SCRATCH/suite" r="$SCRATCH/results" rc out
+    mkdir -p "$r"
+    rc=0
+    out=$(
+        # shellcheck source=../scripts/regress.sh
+        . "$TOP/scripts/regress.sh"
+        regress_rerun() { printf '## Running the tests. ##\n3. a.at:9: testing beta: with a colon ...\n3. a.at:9:  ok\n' >"$2"; }
+        regress_record 3.5.0 "$d/stock" "$d/patched" "$d/stock.log" "$d/patched.log" "$r/regress-3.5.0-a"
+    ) || rc=$?
+    if [ $rc -eq 0 ] && grep -qx 'regressions=0' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'flaky_on_rerun=1' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'stock_tests=3' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'stock_failed=1' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'patched_tests=4' "$r/regress-3.5.0-a.summary" &&
+       grep -qx '  a.at: beta: with a colon: passed on rerun (flaky)' "$r/regress-3.5.0-a.txt"; then
+        pass "regress: a test failing only patched that passes on rerun is flaky, not a regression"
+    else
+        failed "regress: a test that passes on rerun is flaky" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-a.summary" 2>&1) $out"
+    fi
+    rc=0
+    out=$(
+        . "$TOP/scripts/regress.sh"
+        regress_rerun() { printf '## Running the tests. ##\n3. a.at:9: testing beta: with a colon ...\n3. a.at:9: FAILED (a.at:11)\n' >"$2"; }
+        regress_record 3.5.0 "$d/stock" "$d/patched" "$d/stock.log" "$d/patched.log" "$r/regress-3.5.0-b"
+    ) || rc=$?
+    sed -i 's/^date=.*/date=2099-01-01T00:00:00Z/' "$r/regress-3.5.0-b.summary"
+    if [ $rc -eq 1 ] && grep -qx 'regressions=1' "$r/regress-3.5.0-b.summary" &&
+       grep -qx '  a.at: beta: with a colon: failed again: REGRESSION' "$r/regress-3.5.0-b.txt"; then
+        pass "regress: a test failing only patched, again on rerun, is a regression (exit 1)"
+    else
+        failed "regress: a test failing again on rerun is a regression" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-b.summary" 2>&1) $out"
+    fi
+    printf 'kind=fuzz\nbase=3.1.0\ndate=2026-11-30T10:00:00Z\nexecutions=1500000\ncrashes=0\n' >"$r/fuzz-3.1.0.summary"
+    OVS_JSON_PERF_RESULTS="$r" bs report
+    out=$(cat "$SCRATCH/out")
+    if [ "$RC" -eq 0 ] &&
+       grep -qE '^regressions against stock +1 +2099-01-01T00:00:00Z +regress-3.5.0-b.summary$' <<<"$out" &&
+       grep -qE '^tests run \(stock / patched\) +3 / 4 ' <<<"$out" &&
+       grep -qE '^fuzz executions +1500000 +2026-11-30T10:00:00Z +fuzz-3.1.0.summary$' <<<"$out" &&
+       [ "$(grep -cE '^sanitize +no result' <<<"$out")" -eq 3 ] &&
+       ! grep -q 'regress-3.5.0-a' <<<"$out"; then
+        pass "report: the newest result file of each kind, with its date; 'no result' where none"
+    else
+        failed "report: the newest result of each kind" "$(tr '\n' '|' <<<"$out")"
+    fi
+}
+
 main() {
     make_series 3.5.0 "$SCRATCH/series"
     t_not_ovs
@@ -404,12 +976,36 @@ main() {
     t_bad_series
     t_real_series_conflict
     t_no_network
-    t_interrupt
+    t_signal INT git
+    t_signal HUP git
+    t_signal HUP plain
+    t_exit_trap git
+    t_exit_trap plain
+    t_options
+    t_not_a_directory
+    t_no_commits
+    t_unmerged
+    t_bisect
+    t_dubious
+    t_nested
+    t_readonly
+    t_rollback_commands git
+    t_rollback_commands plain
+    t_restore_commands_unit
+    t_partial_write git
+    t_partial_write plain
+    t_force_rollback
+    t_modes git
+    t_modes plain
+    t_managed_work
+    t_managed_rollback
+    t_mirror
     t_plain_good
     t_managed_reapply
     t_suite_compare
+    t_regress
     local b
-    for b in 3.5.0 3.1.0; do
+    for b in 3.5.0 3.1.0 4.0.0; do
         if [ -s "$TOP/patches/$b/series" ]; then
             t_good_apply "$b"
         else

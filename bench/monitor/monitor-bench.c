@@ -9,7 +9,9 @@
  * client has received the previous one's update, so that no client gets
  * two transactions merged into one update.
  *
- * It measures the server's CPU time (utime + stime from /proc) and the wall
+ * It measures the server's CPU time (utime + stime from /proc), its peak
+ * RSS during the workload (VmHWM, reset through /proc/PID/clear_refs when
+ * the workload starts) and the wall
  * time of the workload, the time from sending each transaction until the
  * last client has its update, and collects the server log's "Unreasonably
  * long ...ms poll interval" warnings written during the workload.  Results
@@ -23,6 +25,7 @@
  *                      (--tables T1,T2,... | --requests FILE)
  *                      [--server-log FILE] [--clients N] [--txns K]
  *                      [--batch L] [--dps D] [--db NAME] [--timeout S]
+ *                      [--gate FILE]
  *
  * --tables monitors all columns of the tables; --requests FILE holds the
  * <monitor-requests> JSON object itself, e.g. with explicit column lists. */
@@ -82,6 +85,7 @@ static const char *socket_path;
 static const char *tables_arg;
 static char *requests;          /* Contents of the --requests file. */
 static const char *server_log;
+static const char *gate_file;   /* --gate: wait for it before the workload. */
 static const char *db_name = "OVN_Southbound";
 static int server_pid;
 static int n_clients = 120;
@@ -114,6 +118,50 @@ now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A "KEY:  N kB" field of /proc/PID/status, in kB; -1 if missing. */
+static long
+server_status_kb(const char *key)
+{
+    char path[64], line[256];
+    size_t len = strlen(key);
+    long kb = -1;
+    FILE *f;
+
+    snprintf(path, sizeof path, "/proc/%d/status", server_pid);
+    f = fopen(path, "r");
+    if (!f) {
+        fatal("%s: %s (is the server running?)", path, strerror(errno));
+    }
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, key, len) && line[len] == ':') {
+            kb = strtol(line + len + 1, NULL, 10);
+            break;
+        }
+    }
+    fclose(f);
+    return kb;
+}
+
+/* Resets the server's peak RSS (VmHWM) to its current RSS.  Returns false
+ * if the kernel does not allow it (then VmHWM includes the initial
+ * contents). */
+static bool
+server_reset_peak_rss(void)
+{
+    char path[64];
+    FILE *f;
+    bool ok;
+
+    snprintf(path, sizeof path, "/proc/%d/clear_refs", server_pid);
+    f = fopen(path, "w");
+    if (!f) {
+        return false;
+    }
+    ok = fputs("5", f) >= 0;
+    ok = !fclose(f) && ok;
+    return ok;
 }
 
 /* Server CPU time in seconds (utime + stime), from /proc/PID/stat. */
@@ -596,7 +644,7 @@ usage(void)
            "         (--tables T1,T2,... | --requests FILE)\n"
            "         [--server-log FILE] [--clients N] [--txns K] "
            "[--batch L]\n"
-           "         [--dps D] [--db NAME] [--timeout SECONDS]\n");
+           "         [--dps D] [--db NAME] [--timeout SECONDS] [--gate FILE]\n");
 }
 
 static long
@@ -623,6 +671,7 @@ parse_options(int argc, char *argv[])
         { "requests", required_argument, NULL, 'r' },
         { "server-pid", required_argument, NULL, 'p' },
         { "server-log", required_argument, NULL, 'l' },
+        { "gate", required_argument, NULL, 'g' },
         { "clients", required_argument, NULL, 'n' },
         { "txns", required_argument, NULL, 'k' },
         { "batch", required_argument, NULL, 'b' },
@@ -643,6 +692,7 @@ parse_options(int argc, char *argv[])
             server_pid = int_arg("server-pid", optarg, 1, 1 << 30);
             break;
         case 'l': server_log = optarg; break;
+        case 'g': gate_file = optarg; break;
         case 'n':
             n_clients = int_arg("clients", optarg, 1, MAX_CLIENTS);
             break;
@@ -733,11 +783,30 @@ main(int argc, char *argv[])
     updates = 1;
     transact(&txn, writer.next_id++, updates, "the setup transaction");
 
+    /* With --gate, say so and wait for FILE, so that the caller can read
+     * the server's counters or attach a profiler right before the
+     * workload. */
+    if (gate_file) {
+        double deadline = now() + timeout_s;
+
+        printf("workload_ready 1\n");
+        fflush(stdout);
+        while (access(gate_file, F_OK)) {
+            if (now() > deadline) {
+                fatal("--gate: %s did not appear in %d s", gate_file,
+                      timeout_s);
+            }
+            usleep(10000);
+        }
+    }
+
     /* The workload. */
     lat = calloc(n_txns, sizeof *lat);
     reset_counts();
     long log_from = server_log ? file_size(server_log) : 0;
     double ut0, st0, ut1, st1;
+    long rss0 = server_status_kb("VmRSS");
+    bool peak_reset = server_reset_peak_rss();
     double cpu0 = server_cpu(&ut0, &st0), self0 = self_cpu();
     double t0 = now();
     uint64_t txn_bytes = 0;
@@ -750,6 +819,7 @@ main(int argc, char *argv[])
     }
     double wall = now() - t0;
     double cpu1 = server_cpu(&ut1, &st1), self1 = self_cpu();
+    long peak_rss = server_status_kb("VmHWM");
 
     /* A barrier: once its reply is here, the server has been back to its
      * poll loop, and has logged the last long poll interval, if any. */
@@ -762,6 +832,10 @@ main(int argc, char *argv[])
     printf("server_cpu_s %.3f\nserver_utime_s %.3f\nserver_stime_s %.3f\n",
            cpu1 - cpu0, ut1 - ut0, st1 - st0);
     printf("wall_s %.3f\n", wall);
+    /* Peak RSS during the workload (VmHWM after resetting it to the RSS
+     * at the start), and the RSS at the start. */
+    printf("server_rss_start_kb %ld\nserver_peak_rss_kb %ld\n"
+           "server_peak_rss_reset %d\n", rss0, peak_rss, peak_reset);
     printf("client_cpu_s %.3f\n", self1 - self0);
     printf("txn_bytes %" PRIu64 "\n", txn_bytes);
     printf("updates_per_client %" PRIu64 "\n", clients[0].msgs);

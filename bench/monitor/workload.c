@@ -63,13 +63,32 @@ wbuf_free(struct wbuf *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Appends the quoted UUID of row 'idx' of 'kind'. */
+/* A 32-bit mix of 'x' (the murmur3 finalizer of its two halves). */
+static uint32_t
+mix32(uint64_t x)
+{
+    uint32_t h = (uint32_t) x ^ (uint32_t) (x >> 32) * 0x9e3779b1u;
+
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+/* Appends the quoted UUID of row 'idx' of 'kind'.  ovsdb-server hashes a
+ * UUID by its first 32 bits, so these must vary from row to row as they do
+ * in real (random) UUIDs: with a constant prefix, every row of a kind lands
+ * in one hash bucket and each lookup walks all of them.  The other fields
+ * hold 'kind' and 'idx', which keeps the UUIDs unique. */
 static void
 put_uuid(struct wbuf *b, enum row_kind kind, uint64_t idx)
 {
-    wbuf_printf(b, "\"be00f%03x-%04x-4%03x-8%03x-%012" PRIx64 "\"",
-                (unsigned int) kind, (unsigned int) (idx >> 48) & 0xffff,
-                (unsigned int) (idx % 0xfff), (unsigned int) (idx % 0xffd),
+    wbuf_printf(b, "\"%08x-%04x-4%03x-8%03x-%012" PRIx64 "\"",
+                mix32(((uint64_t) kind << 56) ^ idx),
+                (unsigned int) (idx >> 48) & 0xffff,
+                (unsigned int) kind & 0xfff, (unsigned int) (idx % 0xffd),
                 idx & UINT64_C(0xffffffffffff));
 }
 

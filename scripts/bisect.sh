@@ -1,0 +1,66 @@
+# Build every commit of a base's series in turn and run -k json at each:
+# the series bisects.  Used by tests/run.sh (3.5.0, in CI) and by
+# ./build.sh bisect (any base; writes a result file for ./build.sh report).
+# Source after common.sh and tree.sh.
+
+# bisect_series BASE: build every commit of ovs-json-perf/BASE but the last
+# (the main build builds that one) in a worktree of build/ovs-BASE, and run
+# -k json at each.  Fails when the branch is missing, has no commits, or a
+# commit does not build or pass.  Sets BISECT_BUILT to the number built.
+bisect_series() {
+    local base=$1 tree="$BUILD/ovs-$1" wt="$BUILD/test/bisect-$1" c n=0
+    local commits branch="${BRANCH_PREFIX:-ovs-json-perf}/$base"
+    BISECT_BUILT=0
+    git -C "$tree" rev-parse -q --verify "refs/heads/$branch" >/dev/null || {
+        echo "bisect: $tree has no branch $branch; nothing was applied"
+        return 1
+    }
+    mapfile -t commits < <(git -C "$tree" rev-list --reverse "base/$base..$branch")
+    if [ ${#commits[@]} -eq 0 ]; then
+        echo "bisect: $branch has no commits on base/$base; nothing to build"
+        return 1
+    elif [ ${#commits[@]} -eq 1 ]; then
+        echo "bisect: one patch; the main build built it"
+        return 0
+    fi
+    if [ ! -d "$wt" ]; then
+        mkdir -p "$BUILD/test"
+        git -C "$tree" worktree prune
+        git -C "$tree" worktree add -f --detach "$wt" "${commits[0]}"
+    fi
+    restore_packaging "$tree" "$wt" "$base"
+    for c in "${commits[@]:0:${#commits[@]}-1}"; do
+        n=$((n + 1))
+        stage "bisect $base: [$n/$((${#commits[@]} - 1))] $(git -C "$tree" log -1 --format=%s "$c")"
+        git -C "$wt" checkout -q --detach "$c"
+        if ! (OVS_SRC="$wt" FORCE=1 "$TOP/build.sh" build --ovs-src "$wt" &&
+              cd "$wt" && make check TESTSUITEFLAGS="-j$(nproc) -k json") >>"$LOG" 2>&1; then
+            echo "bisect: commit $c of $base does not build or pass -k json"
+            return 1
+        fi
+        BISECT_BUILT=$n
+    done
+    echo "bisect: built and tested $n commits"
+    [ "$n" -gt 0 ]
+}
+
+# bisect_record BASE: bisect_series, and a result file
+# bench/results/bisect-BASE-STAMP.summary for ./build.sh report.
+bisect_record() {
+    local base=$1 rc=0 stamp out
+    stamp=$(date -u +%Y%m%dT%H%M%SZ)
+    out="$TOP/bench/results/bisect-$base-$stamp.summary"
+    bisect_series "$base" || rc=$?
+    mkdir -p "$(dirname "$out")"
+    cat >"$out" <<EOS
+kind=bisect
+base=$base
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+series=$(git -C "$BUILD/ovs-$base" rev-parse "${BRANCH_PREFIX:-ovs-json-perf}/$base")
+commits_built=$BISECT_BUILT
+result=$([ $rc -eq 0 ] && echo pass || echo FAIL)
+check=make check TESTSUITEFLAGS=-k json at each commit, --enable-Werror
+EOS
+    stage "bisect: result in $out"
+    [ $rc -eq 0 ] || die "the $base series does not bisect: see $LOG"
+}

@@ -1,0 +1,185 @@
+# ./build.sh regress and ./build.sh report: the full suite on stock and
+# patched trees compared test by test, and the table of every recorded
+# figure.  Source after common.sh, fetch.sh and tree.sh.
+
+RESULTS=${OVS_JSON_PERF_RESULTS:-"$TOP/bench/results"}
+
+# regress_key_lines TREE: "NUMBER<TAB>FILE: TITLE" for every test of TREE's
+# suite, the key suite-compare.sh prints.
+regress_key_lines() {
+    (cd "$1/tests" && ./testsuite -l) |
+        awk '$1 ~ /^[0-9]+:$/ { n = $1; sub(/:$/, "", n); f = $2; sub(/:.*/, "", f);
+                                 $1 = ""; $2 = ""; t = $0; sub(/^ +/, "", t);
+                                 print n "\t" f ": " t }'
+}
+
+# regress_suspects COMPARE_OUTPUT: the keys of the tests that passed on
+# stock and do not pass patched ("  FILE: TITLE: ok -> RESULT").
+regress_suspects() {
+    sed -n '/^different results/,/^tests only in/p' "$1" |
+        sed -n 's/^  \(.*\): ok -> .*$/\1/p'
+}
+
+# regress_counts COMPARE_OUTPUT WHICH: "TOTAL FAILED" from the "stock:" or
+# "patched:" line ("stock:   FAILED 1, ok 2, skipped 3").
+regress_counts() {
+    sed -n "s/^$2: *//p" "$1" | head -n1 | tr ',' '\n' |
+        awk '{ n = $NF; $NF = ""; sub(/ +$/, ""); sub(/^ +/, "");
+               total += n; if ($0 == "FAILED") failed += n }
+             END { print total + 0, failed + 0 }'
+}
+
+# regress_rerun TREE LOG NUMBER...: run those tests again in TREE, serially,
+# and copy the testsuite log to LOG.  Tests replace it with a made-up log.
+regress_rerun() {
+    local tree=$1 log=$2
+    shift 2
+    (cd "$tree" && run make check TESTSUITEFLAGS="$*") || true
+    cp "$tree/tests/testsuite.log" "$log"
+}
+
+# regress_passed LOG NUMBER: test NUMBER passed in LOG (serial "N. F.at:L:
+# ok" or parallel "N. TITLE (F.at:L): ok").
+regress_passed() {
+    grep -qE "^ *$2\. .*: +ok( |\$)" "$1"
+}
+
+# regress_record BASE STOCK PATCHED STOCK_LOG PATCHED_LOG OUT: compare,
+# rerun the tests that fail only patched, and write OUT.txt (the
+# comparison and the reruns) and OUT.summary (key=value, for report).
+# Returns 1 if a regression remains after the rerun.
+regress_record() {
+    local base=$1 stock=$2 patched=$3 slog=$4 plog=$5 out=$6 cmp_rc=0
+    local suspects=() nums=() key n confirmed=0 flaky=0
+    "$TOP/scripts/suite-compare.sh" "$stock" "$patched" "$slog" "$plog" >"$out.txt" 2>&1 || cmp_rc=$?
+    [ $cmp_rc -le 1 ] || die "suite-compare.sh failed (exit $cmp_rc): $(tail -n1 "$out.txt")"
+    mapfile -t suspects < <(regress_suspects "$out.txt")
+    if [ ${#suspects[@]} -gt 0 ]; then
+        regress_key_lines "$patched" >"$out.keys"
+        for key in "${suspects[@]}"; do
+            n=$(awk -F'\t' -v k="$key" '$2 == k { print $1; exit }' "$out.keys")
+            [ -z "$n" ] || nums+=("$n")
+        done
+        rm -f "$out.keys"
+        echo "rerun on patched (tests that passed on stock only):" >>"$out.txt"
+        [ ${#nums[@]} -eq 0 ] || regress_rerun "$patched" "$out.rerun.log" "${nums[@]}"
+        for key in "${suspects[@]}"; do
+            n=$(regress_key_lines "$patched" | awk -F'\t' -v k="$key" '$2 == k { print $1; exit }')
+            if [ -n "$n" ] && [ -f "$out.rerun.log" ] && regress_passed "$out.rerun.log" "$n"; then
+                echo "  $key: passed on rerun (flaky)" >>"$out.txt"
+                flaky=$((flaky + 1))
+            else
+                echo "  $key: failed again: REGRESSION" >>"$out.txt"
+                confirmed=$((confirmed + 1))
+            fi
+        done
+        rm -f "$out.rerun.log"
+    fi
+    local st pt
+    st=$(regress_counts "$out.txt" stock)
+    pt=$(regress_counts "$out.txt" patched)
+    cat >"$out.summary" <<EOF
+kind=regress
+base=$base
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+stock_tests=${st% *}
+stock_failed=${st#* }
+patched_tests=${pt% *}
+patched_failed=${pt#* }
+failed_only_patched=${#suspects[@]}
+flaky_on_rerun=$flaky
+regressions=$confirmed
+details=$(basename "$out.txt")
+EOF
+    [ "$confirmed" -eq 0 ]
+}
+
+# regress_base BASE: stock (a worktree at base/BASE) and patched
+# (build/ovs-BASE), built, full suite each, compared and recorded.
+regress_base() {
+    local base=$1 tree="$BUILD/ovs-$1" stock="$BUILD/regress/stock-$1"
+    local stamp logs="$BUILD/regress/logs-$1"
+    stamp=$(date -u +%Y%m%dT%H%M%SZ)
+    mkdir -p "$logs" "$RESULTS"
+    if [ ! -d "$stock" ]; then
+        git -C "$tree" worktree prune
+        run git -C "$tree" worktree add -f --detach "$stock" "base/$base" ||
+            die "cannot make a stock worktree of $tree"
+    fi
+    git -C "$stock" checkout -q --detach "base/$base"
+    restore_packaging "$tree" "$stock" "$base"
+    local which t
+    for which in stock patched; do
+        t=$stock
+        [ "$which" = stock ] || t=$tree
+        stage "regress: build $which ($t)"
+        build_tree "$t"
+        stage "regress: full suite on $which, without \"$OFFNET_TEST_TITLE\" (long)"
+        (cd "$t" && run make check TESTSUITEFLAGS="-j$(nproc) $(full_suite_flags "$t")") || true
+        [ -f "$t/tests/testsuite.log" ] || die "no tests/testsuite.log in $t after make check"
+        cp "$t/tests/testsuite.log" "$logs/$which-$stamp.log"
+    done
+    stage "regress: compare and rerun"
+    local out="$RESULTS/regress-$base-$stamp" rc=0
+    regress_record "$base" "$stock" "$tree" "$logs/stock-$stamp.log" "$logs/patched-$stamp.log" "$out" || rc=$?
+    cat "$out.txt"
+    stage "regress: results in $out.summary and $out.txt (logs in $logs)"
+    [ $rc -eq 0 ] || die "regressions against stock $base: see $out.txt"
+}
+
+# report: one table per base of the newest result file of each kind.
+# Reads result files only.
+report() {
+    local f base kinds
+    declare -A newest=()
+    for f in "$RESULTS"/*.summary; do
+        [ -f "$f" ] || continue
+        local k b d
+        k=$(sed -n 's/^kind=//p' "$f")
+        b=$(sed -n 's/^base=//p' "$f")
+        d=$(sed -n 's/^date=//p' "$f")
+        if [ -z "$k" ] || [ -z "$b" ] || [ -z "$d" ]; then continue; fi
+        if [ -z "${newest[$b/$k]:-}" ] ||
+           [[ $d > $(sed -n 's/^date=//p' "${newest[$b/$k]}") ]]; then
+            newest[$b/$k]=$f
+        fi
+    done
+    kinds="regress bisect sanitize valgrind fuzz"
+    for base in $SUPPORTED_BASES; do
+        echo "== OVS $base =="
+        printf '%-38s %-18s %-20s %s\n' figure value date file
+        for k in $kinds; do
+            f=${newest[$base/$k]:-}
+            if [ -z "$f" ]; then
+                printf '%-38s %-18s %-20s %s\n' "$k" "no result" - -
+                continue
+            fi
+            report_rows "$f" | while IFS='|' read -r name value; do
+                printf '%-38s %-18s %-20s %s\n' "$name" "$value" \
+                    "$(sed -n 's/^date=//p' "$f")" "$(basename "$f")"
+            done
+        done
+        echo
+    done
+}
+
+# report_rows SUMMARY: "FIGURE|VALUE" lines of a result file.
+report_rows() {
+    local f=$1
+    val() { sed -n "s/^$1=//p" "$f"; }
+    case $(val kind) in
+    bisect)
+        echo "series bisects (-k json at each patch)|$(val result), $(val commits_built) commits built"
+        ;;
+    regress)
+        echo "tests run (stock / patched)|$(val stock_tests) / $(val patched_tests)"
+        echo "tests failed (stock / patched)|$(val stock_failed) / $(val patched_failed)"
+        echo "failed only patched, flaky on rerun|$(val failed_only_patched), $(val flaky_on_rerun)"
+        echo "regressions against stock|$(val regressions)"
+        ;;
+    *)
+        # Other kinds: every key but kind, base and date.
+        grep -vE '^(kind|base|date)=' "$f" | sed "s/^/$(val kind) /; s/=/|/"
+        ;;
+    esac
+}

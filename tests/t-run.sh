@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# tests/run.sh cannot pass vacuously: a component without its run bit, a
+# component that passes no case, and a bisect step that builds nothing
+# (no branch, or no commit on it) are failures.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
+
+SCRATCH="$BUILD/test/run"
+rm -rf "$SCRATCH"
+mkdir -p "$SCRATCH/t" "$SCRATCH/logs"
+
+# in_run FUNCTION ARGS...: run a function of tests/run.sh, with its case
+# counters at zero, and print "PASSED FAILED RC".
+in_run() {
+    (
+        # shellcheck source=run.sh
+        . "$TOP/tests/run.sh" >/dev/null
+        # shellcheck disable=SC2034  # run.sh's counters
+        BUILD="$SCRATCH" PASSED=0 FAILED=0 FAILURES=()
+        local rc=0
+        "$@" >"$SCRATCH/run-out" 2>&1 || rc=$?
+        echo "$PASSED $FAILED $rc"
+    )
+}
+
+# expect NAME WANT GOT: GOT ("PASSED FAILED RC") is WANT.
+expect() {
+    if [ "$3" = "$2" ]; then
+        ok "$1"
+    else
+        fail "$1" "passed/failed/exit $3, expected $2 ($(tail -n 3 "$SCRATCH/run-out" | tr '\n' '|'))"
+    fi
+}
+
+t_components() {
+    local t="$SCRATCH/t"
+    printf '#!/bin/sh\necho "ok one"\necho "ok two"\necho "2 passed, 0 failed"\n' >"$t/t-good.sh"
+    printf '#!/bin/sh\necho "2 passed, 0 failed"\n' >"$t/t-noexec.sh"
+    printf '#!/bin/sh\necho "0 passed, 0 failed"\n' >"$t/t-zero.sh"
+    printf '#!/bin/sh\nexit 0\n' >"$t/t-silent.sh"
+    chmod +x "$t/t-good.sh" "$t/t-zero.sh" "$t/t-silent.sh"
+    expect "run.sh: a component's cases add up" "2 0 0" "$(in_run run_component "$t/t-good.sh")"
+    mkdir -p "$SCRATCH/only-noexec"
+    mv "$t/t-noexec.sh" "$SCRATCH/only-noexec/"
+    expect "run.sh: a component without its run bit fails" "0 1 0" "$(in_run run_components "$SCRATCH/only-noexec")"
+    expect "run.sh: a component that prints '0 passed' fails" "0 1 0" "$(in_run run_component "$t/t-zero.sh")"
+    expect "run.sh: a component with no closing line fails" "0 1 0" "$(in_run run_component "$t/t-silent.sh")"
+}
+
+# The bisect step on a tree without the branch, and with no commit on it:
+# it fails before it builds anything.
+t_bisect() {
+    local tree="$SCRATCH/ovs-9.9.9" got
+    git init -q -b main "$tree"
+    git -C "$tree" -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m base
+    git -C "$tree" tag base/9.9.9
+    got=$(in_run bisect_series 9.9.9)
+    expect "run.sh: the bisect step fails when the branch is missing" "0 0 1" "$got"
+    grep -q "no branch ovs-json-perf/9.9.9" "$SCRATCH/run-out" ||
+        fail "run.sh: the bisect step says the branch is missing" "$(cat "$SCRATCH/run-out")"
+    git -C "$tree" branch ovs-json-perf/9.9.9
+    got=$(in_run bisect_series 9.9.9)
+    expect "run.sh: the bisect step fails when the branch has no commits" "0 0 1" "$got"
+}
+
+t_components
+t_bisect
+rm -rf "$SCRATCH"
+summary
