@@ -139,13 +139,14 @@ bench_tree() {
     mkdir -p "$BUILD/bench"
     if [ "$(cat "$wt/.bench-configured" 2>/dev/null)" != "$key" ]; then
         bench_tree_prepare "$src" "$base" "$variant" "$start" "$wt" "${patches[@]}"
+        set_ovs_gcc "$wt"
         stage "configuring $base-$variant (boot.sh, configure CFLAGS='$BENCH_CFLAGS')"
         (
             cd "$wt"
             bench_ccache_env
             run ./boot.sh || die "boot.sh failed in $wt"
             run ./configure PYTHON3=/usr/bin/python3 CFLAGS="$BENCH_CFLAGS" \
-                CC="ccache gcc" || die "configure failed in $wt"
+                CC="ccache $OVS_GCC" || die "configure failed in $wt"
         ) || exit 1
         echo "$key" >"$wt/.bench-configured"
     fi

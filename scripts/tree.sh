@@ -491,6 +491,8 @@ use_ccache() {
 build_tree() {
     local tree=$1
     need_build_deps
+    set_ovs_gcc "$tree"
+    CONFIGURE_ARGS=(--enable-Werror "PYTHON3=$PYTHON3" "CC=ccache $OVS_GCC")
     use_ccache
     if needs_boot "$tree"; then
         stage "build: ./boot.sh (regenerate the build system with local autotools)"
