@@ -86,10 +86,10 @@ heaptrack)
         echo
         echo "== heap at the peak, by who allocated it (heaptrack, peak cost)"
         awk '{ n = $NF; t += n }
+             /ovsdb_file_txn_read_row_cb|ovsdb_file_txn_from_json|ovsdb_file_txn_add_json|ovsdb_txn_replay_commit/ { rows += n; next }
              /parse_body/ { pb += n }
-             /ovsdb_file_txn_from_json|ovsdb_file_txn_read|ovsdb_txn_replay_commit/ && !/parse_body/ { rows += n }
              END { printf "total at peak: %d B\n", t;
-                   printf "json tree of ovsdb_log_read()/parse_body(): %d B (%.1f %%)\n", pb, t ? 100 * pb / t : 0;
+                   printf "json tree built by parse_body() (rows converted inside it count as rows): %d B (%.1f %%)\n", pb, t ? 100 * pb / t : 0;
                    printf "database rows (txn from json, commit): %d B (%.1f %%)\n", rows, t ? 100 * rows / t : 0;
                    printf "other: %d B (%.1f %%)\n", t - pb - rows, t ? 100 * (t - pb - rows) / t : 0 }' \
             "$RUN/flame.txt"
