@@ -44,8 +44,7 @@ start_server() {
 
 # wait_ready: until the server answers on its control socket.
 wait_ready() {
-    local i
-    for i in $(seq 1 600); do
+    for _ in $(seq 1 600); do
         if [ -S "$RUN/ctl" ] && "$BINDIR/ovs-appctl" -t "$RUN/ctl" version >/dev/null 2>&1; then
             return 0
         fi
@@ -73,7 +72,7 @@ SERVER=
 
 case $TOOL in
 heaptrack)
-    local_file=$(ls "$RUN"/ht*.zst "$RUN"/ht*.gz 2>/dev/null | head -n1 || true)
+    local_file=$(find "$RUN" -maxdepth 1 -name "ht*.zst" -o -maxdepth 1 -name "ht*.gz" | head -n1)
     [ -n "$local_file" ] || die "heaptrack wrote no data; see $RUN/tool.out"
     heaptrack_print -f "$local_file" --print-peaks --peak-limit 8 \
         --print-allocators 0 --print-temporary 0 --print-leaks 0 \
