@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# bench/heap-load.sh BINDIR DB OUT [TOOL]
+#
+# Loads the standalone database DB into BINDIR/ovsdb-server under heaptrack
+# (TOOL=heaptrack, default) or valgrind massif (TOOL=massif), waits until it
+# serves, reads VmHWM/VmRSS from /proc, asks it to exit, and writes a text
+# report to OUT: peak heap, the heap while it serves after the load, the top
+# peak contributors, and /proc figures.  Only byte counts: they do not
+# depend on the machine's load.
+set -euo pipefail
+
+die() { echo "error: $*" >&2; exit 1; }
+
+BINDIR=${1:-}; DB=${2:-}; OUT=${3:-}; TOOL=${4:-heaptrack}
+[ -x "$BINDIR/ovsdb-server" ] || die "no ovsdb-server in '$BINDIR'"
+[ -x "$BINDIR/ovs-appctl" ] || die "no ovs-appctl in '$BINDIR'"
+[ -f "$DB" ] || die "no database '$DB'"
+[ -n "$OUT" ] || die "usage: $0 BINDIR DB OUT [heaptrack|massif]"
+
+RUN=$(mktemp -d)
+SERVER=
+cleanup() {
+    if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
+        kill "$SERVER" 2>/dev/null || true
+    fi
+    rm -rf "$RUN"
+}
+trap cleanup EXIT
+
+start_server() {
+    cp "$DB" "$RUN/db"
+    local args=("$BINDIR/ovsdb-server" "$RUN/db" --no-chdir
+                --unixctl="$RUN/ctl" --remote="punix:$RUN/sock"
+                --log-file="$RUN/log" -vconsole:off)
+    case $TOOL in
+    heaptrack) heaptrack -o "$RUN/ht" "${args[@]}" >"$RUN/tool.out" 2>&1 & ;;
+    massif) valgrind --tool=massif --massif-out-file="$RUN/massif.out" \
+                --time-unit=B --detailed-freq=1000000 --max-snapshots=200 \
+                "${args[@]}" >"$RUN/tool.out" 2>&1 & ;;
+    *) die "unknown tool '$TOOL'" ;;
+    esac
+    SERVER=$!
+}
+
+# wait_ready: until the server answers on its control socket.
+wait_ready() {
+    for _ in $(seq 1 600); do
+        if [ -S "$RUN/ctl" ] && "$BINDIR/ovs-appctl" -t "$RUN/ctl" version >/dev/null 2>&1; then
+            return 0
+        fi
+        kill -0 "$SERVER" 2>/dev/null || die "server exited; see $RUN/tool.out"
+        sleep 0.5
+    done
+    die "server not ready after 300 s"
+}
+
+start_server
+wait_ready
+PID=$(pgrep -P "$SERVER" -f ovsdb-server || true)
+[ -n "$PID" ] || PID=$SERVER
+case $TOOL in massif) PID=$SERVER ;; esac
+sleep 2
+{
+    echo "database: $DB ($(stat -c %s "$DB") bytes)"
+    echo "server: $BINDIR/ovsdb-server (pid $PID, under $TOOL)"
+    "$BINDIR/ovs-appctl" -t "$RUN/ctl" memory/show | sed 's/^/memory\/show: /'
+    grep -E '^(VmHWM|VmRSS)' "/proc/$PID/status" | sed 's/^/after load, under the tool: /'
+} >"$OUT"
+"$BINDIR/ovs-appctl" -t "$RUN/ctl" exit >/dev/null 2>&1 || true
+wait "$SERVER" || true
+SERVER=
+
+case $TOOL in
+heaptrack)
+    local_file=$(find "$RUN" -maxdepth 1 -name "ht*.zst" -o -maxdepth 1 -name "ht*.gz" | head -n1)
+    [ -n "$local_file" ] || die "heaptrack wrote no data; see $RUN/tool.out"
+    heaptrack_print -f "$local_file" --print-peaks --peak-limit 8 \
+        --print-allocators 0 --print-temporary 0 --print-leaks 0 \
+        -F "$RUN/flame.txt" --flamegraph-cost-type peak \
+        -M "$RUN/massif.out" >"$RUN/print.txt" 2>&1 || true
+    {
+        echo
+        echo "== heaptrack_print summary"
+        sed -n '/^total runtime/,$p' "$RUN/print.txt"
+        echo
+        echo "== heap at the peak, by who allocated it (heaptrack, peak cost)"
+        awk '{ n = $NF; t += n }
+             /ovsdb_file_txn_read_row_cb|ovsdb_file_txn_from_json|ovsdb_file_txn_add_json|ovsdb_txn_replay_commit/ { rows += n; next }
+             /parse_body/ { pb += n }
+             END { printf "total at peak: %d B\n", t;
+                   printf "json tree built by parse_body() (rows converted inside it count as rows): %d B (%.1f %%)\n", pb, t ? 100 * pb / t : 0;
+                   printf "database rows (txn from json, commit): %d B (%.1f %%)\n", rows, t ? 100 * rows / t : 0;
+                   printf "other: %d B (%.1f %%)\n", t - pb - rows, t ? 100 * (t - pb - rows) / t : 0 }' \
+            "$RUN/flame.txt"
+    } >>"$OUT"
+    ;;
+esac
+{
+    echo
+    echo "== heap over time (mem_heap_B of the massif snapshots, repeats collapsed)"
+    grep '^mem_heap_B=' "$RUN/massif.out" | cut -d= -f2 | uniq -c |
+        awk '{ printf "%s%s", $2, ($1 > 1 ? "(x" $1 ")" : ""); printf " " } END { print "" }'
+    echo "peak heap (max snapshot): $(grep '^mem_heap_B=' "$RUN/massif.out" | cut -d= -f2 | sort -n | tail -n1) B"
+    echo "live heap after load (the plateau while the server idles: most frequent snapshot): $(grep '^mem_heap_B=' "$RUN/massif.out" | cut -d= -f2 | sort | uniq -c | sort -n | tail -n1 | awk '{print $2}') B"
+} >>"$OUT"
+
+# The same load without any tool: what the kernel counts.
+rm -f "$RUN/db" "$RUN/ctl" "$RUN/sock"
+TOOL=none
+cp "$DB" "$RUN/db"
+"$BINDIR/ovsdb-server" "$RUN/db" --no-chdir --unixctl="$RUN/ctl" \
+    --remote="punix:$RUN/sock" --log-file="$RUN/log" -vconsole:off \
+    >"$RUN/tool.out" 2>&1 &
+SERVER=$!
+wait_ready
+sleep 1
+{
+    echo
+    echo "== without a tool (kernel's figures after load)"
+    grep -E '^(VmHWM|VmRSS)' "/proc/$SERVER/status"
+} >>"$OUT"
+"$BINDIR/ovs-appctl" -t "$RUN/ctl" exit >/dev/null 2>&1 || true
+wait "$SERVER" || true
+SERVER=
+echo "wrote $OUT"
