@@ -41,8 +41,9 @@ step() {
 
 # Check selections for the patched trees: all json, monitor and library
 # tests, plus the ovsdb tests that exercise json heavily (data, execution,
-# server, idl in C).  CHECK_FLAGS overrides it.
-CHECK_FLAGS=${CHECK_FLAGS:-"-j$(nproc) -k json -k monitor -k library -k ovsdb-data -k ovsdb-execute"}
+# server, idl in C), and the streaming load tests of 4.0.0.  CHECK_FLAGS
+# overrides it.
+CHECK_FLAGS=${CHECK_FLAGS:-"-j$(nproc) -k json -k monitor -k library -k ovsdb-data -k ovsdb-execute -k streaming"}
 
 checkpatch_all() {
     local tree=$1 base=$2 p rc=0
