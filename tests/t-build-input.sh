@@ -611,6 +611,20 @@ t_readonly() {
     chmod u+w "$g" "$l/lib" "$p/lib"
 }
 
+# apply_past_first_patch DIR SERIES: start apply of the made-up series
+# SERIES on DIR in the background, slowed between patches, with its pid in
+# APPLY_PID, and return once the first patch is in (its file exists).
+apply_past_first_patch() {
+    local d=$1
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/$2" OVS_JSON_PERF_APPLY_DELAY=2 \
+        unpriv "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/out" 2>"$SCRATCH/err" &
+    APPLY_PID=$!
+    for _ in $(seq 1 300); do
+        [ ! -e "$d/ovs-json-perf-test-1.txt" ] || break
+        sleep 0.1
+    done
+}
+
 # A rollback that cannot finish (a directory became read-only while the
 # series went in): it says so, and the commands it prints restore the tree.
 t_rollback_commands() {
@@ -619,13 +633,8 @@ t_rollback_commands() {
     if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
     before=$(snapshot "$d")
     mkdir -p "$SCRATCH/tmp-rb-$kind"
-    TMPDIR="$SCRATCH/tmp-rb-$kind" OVS_JSON_PERF_PATCHES="$SCRATCH/series/bad" OVS_JSON_PERF_APPLY_DELAY=2 \
-        unpriv "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/out" 2>"$SCRATCH/err" &
-    pid=$!
-    for _ in $(seq 1 300); do
-        [ ! -e "$d/ovs-json-perf-test-1.txt" ] || break
-        sleep 0.1
-    done
+    TMPDIR="$SCRATCH/tmp-rb-$kind" apply_past_first_patch "$d" bad
+    pid=$APPLY_PID
     chmod a-w "$d"
     wait "$pid" || rc=$?
     chmod u+w "$d"
@@ -882,13 +891,8 @@ t_partial_write() {
     name="$kind tree: a patch that fails half-written (tests/ turned read-only) is undone"
     if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
     before=$(snapshot "$d")
-    OVS_JSON_PERF_PATCHES="$SCRATCH/series/partial" OVS_JSON_PERF_APPLY_DELAY=2 \
-        unpriv "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/out" 2>"$SCRATCH/err" &
-    pid=$!
-    for _ in $(seq 1 300); do
-        [ ! -e "$d/ovs-json-perf-test-1.txt" ] || break
-        sleep 0.1
-    done
+    apply_past_first_patch "$d" partial
+    pid=$APPLY_PID
     chmod a-w "$d/tests"
     wait "$pid" || rc=$?
     if [ $rc -eq 0 ]; then
