@@ -603,9 +603,17 @@ series_subjects() {
     local p dir
     for p in $(series_patches "$1"); do
         dir=$(dirname "$p")
-        printf '%s\t%s\n' "$dir" \
-            "$(sed -n 's/^Subject: *\(\[PATCH[^]]*\] *\)\{0,1\}//p' "$PATCHES/$1/$p" | head -n1)"
+        printf '%s\t%s\n' "$dir" "$(patch_subject "$PATCHES/$1/$p")"
     done
+}
+
+# patch_subject FILE: the subject of a patch file, without its "[PATCH n/m]"
+# prefix, with a header that format-patch folded unfolded.
+patch_subject() {
+    awk '/^Subject: / { s = $0; on = 1; next }
+         on && /^[ \t]/ { sub(/^[ \t]+/, " "); s = s $0; next }
+         on { exit }
+         END { sub(/^Subject: (\[PATCH[^]]*\] *)?/, "", s); print s }' "$1"
 }
 
 # cover_subject FILE and cover_body FILE: the subject and the text of a
