@@ -920,6 +920,19 @@ t_force_rollback() {
         "does not apply.*the tree is back as it was" "$before" apply --ovs-src "$d" --force
 }
 
+# record_with_rerun DIR OUT RESULT: regress_record on the made-up trees and
+# logs in DIR, into OUT, with a rerun of test 3 whose result line ends in
+# RESULT.  Runs in a subshell: it sources scripts/regress.sh.
+record_with_rerun() (
+    # shellcheck source=../scripts/regress.sh
+    . "$TOP/scripts/regress.sh"
+    RERUN_RESULT=$3
+    regress_rerun() {
+        printf '## Running the tests. ##\n3. a.at:9: testing beta: with a colon ...\n3. a.at:9: %s\n' "$RERUN_RESULT" >"$2"
+    }
+    regress_record 3.5.0 "$1/stock" "$1/patched" "$1/stock.log" "$1/patched.log" "$2"
+)
+
 # regress_record and report on the made-up trees and logs of
 # t_suite_compare: a test that fails only patched is rerun; passing then,
 # it is flaky, failing again, a regression.  report prints the newest
@@ -928,12 +941,7 @@ t_regress() {
     local d="$SCRATCH/suite" r="$SCRATCH/results" rc out
     mkdir -p "$r"
     rc=0
-    out=$(
-        # shellcheck source=../scripts/regress.sh
-        . "$TOP/scripts/regress.sh"
-        regress_rerun() { printf '## Running the tests. ##\n3. a.at:9: testing beta: with a colon ...\n3. a.at:9:  ok\n' >"$2"; }
-        regress_record 3.5.0 "$d/stock" "$d/patched" "$d/stock.log" "$d/patched.log" "$r/regress-3.5.0-a"
-    ) || rc=$?
+    out=$(record_with_rerun "$d" "$r/regress-3.5.0-a" ' ok') || rc=$?
     if [ $rc -eq 0 ] && grep -qx 'regressions=0' "$r/regress-3.5.0-a.summary" &&
        grep -qx 'flaky_on_rerun=1' "$r/regress-3.5.0-a.summary" &&
        grep -qx 'stock_tests=3' "$r/regress-3.5.0-a.summary" &&
@@ -945,11 +953,7 @@ t_regress() {
         failed "regress: a test that passes on rerun is flaky" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-a.summary" 2>&1) $out"
     fi
     rc=0
-    out=$(
-        . "$TOP/scripts/regress.sh"
-        regress_rerun() { printf '## Running the tests. ##\n3. a.at:9: testing beta: with a colon ...\n3. a.at:9: FAILED (a.at:11)\n' >"$2"; }
-        regress_record 3.5.0 "$d/stock" "$d/patched" "$d/stock.log" "$d/patched.log" "$r/regress-3.5.0-b"
-    ) || rc=$?
+    out=$(record_with_rerun "$d" "$r/regress-3.5.0-b" 'FAILED (a.at:11)') || rc=$?
     sed -i 's/^date=.*/date=2099-01-01T00:00:00Z/' "$r/regress-3.5.0-b.summary"
     if [ $rc -eq 1 ] && grep -qx 'regressions=1' "$r/regress-3.5.0-b.summary" &&
        grep -qx '  a.at: beta: with a colon: failed again: REGRESSION' "$r/regress-3.5.0-b.txt"; then
