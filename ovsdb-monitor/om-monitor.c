@@ -59,6 +59,23 @@ om_update_method(enum om_version version)
  * Monitors.
  * --------------------------------------------------------------------- */
 
+static void om_monitor_commit(struct om_monitor *,
+                              struct om_change *const *, size_t n);
+
+/* The monitor's commit observer (om_db_observe()). */
+static void
+om_monitor_observe_db(void *mon_, enum om_db_event event,
+                      struct om_change *const *changes, size_t n)
+{
+    struct om_monitor *mon = mon_;
+
+    if (event == OM_DB_COMMIT) {
+        om_monitor_commit(mon, changes, n);
+    } else {
+        om_monitor_destroy(mon);
+    }
+}
+
 struct om_monitor *
 om_monitor_create(struct om_db *db, enum om_cache_mode mode)
 {
@@ -71,7 +88,7 @@ om_monitor_create(struct om_db *db, enum om_cache_mode mode)
     om_list_init(&mon->clients);
     mon->invalidation = true;
     mon->next_request_id = 1;
-    om_list_push_back(&db->monitors, &mon->node);
+    mon->observer = om_db_observe(db, om_monitor_observe_db, mon);
     return mon;
 }
 
@@ -409,9 +426,9 @@ om_change_has_effect(const struct om_mtable *mt, const struct om_change *c)
 
 /* Applies committed 'changes' to the monitor's change sets and drops the
  * cache entries they make stale (OVS: ovsdb_monitor_commit()). */
-void
-om_monitor_commit__(struct om_monitor *mon, struct om_change **changes,
-                    size_t n)
+static void
+om_monitor_commit(struct om_monitor *mon, struct om_change *const *changes,
+                  size_t n)
 {
     bool any = false;
     struct om_cs *cs, *next;
@@ -884,7 +901,7 @@ om_monitor_destroy(struct om_monitor *mon)
         free(mon->tables[i]);
     }
     free(mon->tables);
-    om_list_remove(&mon->node);
+    om_db_unobserve(mon->db, mon->observer);
     free(mon);
 }
 

@@ -100,6 +100,28 @@ bool om_txn_set(struct om_txn *, struct om_table *, const char *uuid,
 bool om_txn_delete(struct om_txn *, struct om_table *, const char *uuid);
 const char *om_txn_commit(struct om_txn *);
 
+/* Commit observers.  A monitor (or anything else) registers a callback that
+ * the database calls on every commit, after the transaction is in the
+ * history, with the row changes it made (old and new values of each row;
+ * see struct om_change in om-private.h), and once more with OM_DB_DESTROY
+ * (no changes) when om_db_destroy() runs, before the database goes away.
+ * The callback may unregister its own observer, never another one.  The
+ * database knows nothing else about its observers. */
+enum om_db_event {
+    OM_DB_COMMIT,               /* A transaction committed. */
+    OM_DB_DESTROY,              /* The database is being destroyed. */
+};
+
+struct om_change;
+struct om_db_observer;
+typedef void om_db_observer_cb(void *aux, enum om_db_event,
+                               struct om_change *const *changes, size_t n);
+
+struct om_db_observer *om_db_observe(struct om_db *, om_db_observer_cb *,
+                                     void *aux);
+void om_db_unobserve(struct om_db *, struct om_db_observer *);
+size_t om_db_n_observers(const struct om_db *);
+
 /* ----------------------------------------------------------------------
  * Monitors and their json cache.
  * ---------------------------------------------------------------------- */

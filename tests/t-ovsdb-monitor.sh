@@ -71,6 +71,29 @@ check "build with gcc -std=c11 -Wall -Wextra -Werror" \
 check "build with clang -std=c11 -Wall -Wextra -Werror" \
     make -C "$SRC" -j2 O="$T/clang" CC=clang LIBJSON_O="$T/gcc/lib-json"
 
+# --- The database never calls into the monitors by name: they register as
+# commit observers (om_db_observe()).  om-db.o must not reference a symbol
+# that om-monitor.o defines, and om-db.c must not include om-private.h. ---
+stage "ovsdb-monitor: om-db.o does not depend on om-monitor.o"
+db_uses_monitor() {
+    local obj=$1/obj defs refs
+    defs=$(nm --defined-only -g "$obj/om-monitor.o" | awk '{ print $3 }' | sort -u)
+    refs=$(nm -u "$obj/om-db.o" | awk '{ print $2 }' | sort -u)
+    [ -n "$defs" ] || return 2
+    comm -12 <(echo "$defs") <(echo "$refs")
+}
+if [ -f "$T/gcc/obj/om-db.o" ] && [ -f "$T/gcc/obj/om-monitor.o" ]; then
+    rc=0
+    bad=$(db_uses_monitor "$T/gcc") || rc=$?
+    if [ "$rc" -eq 0 ] && [ -z "$bad" ] && ! grep -q 'om-private\.h' "$SRC/om-db.c"; then
+        ok "om-db.o references no symbol of om-monitor.o (commit observers)"
+    else
+        fail "om-db.o depends on om-monitor.o: ${bad:-nm failed (exit $rc)}"
+    fi
+else
+    fail "om-db.o / om-monitor.o missing"
+fi
+
 # --- Unit tests. ---
 stage "ovsdb-monitor: unit tests"
 if [ -x "$T/gcc/test-ovsdb-monitor" ]; then

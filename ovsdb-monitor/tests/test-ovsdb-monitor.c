@@ -1560,6 +1560,67 @@ test_reconnect(void)
            "(found=true), replica matches");
 }
 
+/* Commit observers: the database's only link to its monitors. */
+struct observed {
+    int commits;                /* OM_DB_COMMIT calls. */
+    int destroys;               /* OM_DB_DESTROY calls. */
+    size_t changes;             /* Row changes seen. */
+    struct om_db *db;           /* To unregister on OM_DB_DESTROY. */
+    struct om_db_observer *self;
+};
+
+static void
+observe_cb(void *aux, enum om_db_event event,
+           struct om_change *const *changes, size_t n)
+{
+    struct observed *o = aux;
+
+    if (event == OM_DB_COMMIT) {
+        o->commits++;
+        o->changes += n;
+        MUST(n == 0 || changes);
+    } else {
+        o->destroys++;
+        MUST(!changes && !n);
+        om_db_unobserve(o->db, o->self);
+        o->self = NULL;
+    }
+}
+
+static void
+test_observers(void)
+{
+    struct world w;
+    struct observed a = {0}, b = {0};
+    uint64_t s = 5;
+
+    world_init(&w, OM_CACHE_SERIALIZED, 4);
+    EXPECT(om_db_n_observers(w.db) == 1, "the monitor is not an observer");
+    a.db = b.db = w.db;
+    a.self = om_db_observe(w.db, observe_cb, &a);
+    b.self = om_db_observe(w.db, observe_cb, &b);
+    world_join(&w, OM_V2, 0, -1, NULL);
+    world_random_txn(&w, &s);
+    world_random_txn(&w, &s);
+    EXPECT(a.commits == 2 && b.commits == 2 && a.changes == b.changes
+           && a.changes > 0, "observers saw %d and %d commits",
+           a.commits, b.commits);
+    EXPECT(om_client_needs_flush(w.clients[0]),
+           "the monitor saw no commit");
+    om_db_unobserve(w.db, b.self);
+    b.self = NULL;
+    world_random_txn(&w, &s);
+    EXPECT(a.commits == 3 && b.commits == 2,
+           "after unobserve: %d and %d commits", a.commits, b.commits);
+    EXPECT(om_db_n_observers(w.db) == 2, "%zu observers",
+           om_db_n_observers(w.db));
+    world_destroy(&w);
+    EXPECT(a.destroys == 1 && b.destroys == 0 && !a.self,
+           "destroy notified %d and %d", a.destroys, b.destroys);
+    report("commit observers: the monitor and others see every commit, "
+           "unobserve stops it, om_db_destroy notifies once");
+}
+
 /* Bad input gets clear errors and changes nothing. */
 static void
 test_bad_input(void)
@@ -1634,6 +1695,7 @@ main(int argc, char *argv[])
     int n_seeds = quick ? 3 : 8;
 
     test_formats();
+    test_observers();
     test_bad_input();
     for (int seed = 1; seed <= n_seeds; seed++) {
         test_modes_agree(seed, quick ? 150 : 300, 40, seed % 2 == 0);
