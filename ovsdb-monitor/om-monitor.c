@@ -288,7 +288,12 @@ om_msg_create(struct om_monitor *mon, struct json *msg,
 
     json_to_ds(msg, 0, &ds);
     ds_put_char(&ds, '\n');
-    json_destroy(msg);
+    if (body && body->type == JSON_SERIALIZED_OBJECT) {
+        k->bytes_verbatim += strlen(json_serialized_object(body));
+    } else if (body) {
+        k->serializations++;
+    }
+    json_destroy(msg);         /* And 'body' with it. */
 
     m->n_refs = 1;
     m->size = ds.length;
@@ -299,11 +304,6 @@ om_msg_create(struct om_monitor *mon, struct json *msg,
 
     k->buffers++;
     k->bytes_buffered += m->size;
-    if (body && body->type == JSON_SERIALIZED_OBJECT) {
-        k->bytes_verbatim += strlen(json_serialized_object(body));
-    } else if (body) {
-        k->serializations++;
-    }
     return m;
 }
 
