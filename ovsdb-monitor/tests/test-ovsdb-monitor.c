@@ -2125,7 +2125,7 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
                "groups: %zu", om_monitor_n_cond_groups(w->mon));
     }
 
-    uint64_t cond_comps = 0, shared = 0;
+    uint64_t shared = 0;
     int rounds = 0;
     for (int r = 0; r < 12; r++) {
         struct om_counters before = *om_monitor_counters(w->mon);
@@ -2140,7 +2140,6 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
                    k->cond_compositions - before.cond_compositions);
             rounds++;
         }
-        cond_comps += k->cond_compositions - before.cond_compositions;
         shared += k->notifications_shared - before.notifications_shared;
     }
     if (check) {
