@@ -249,6 +249,12 @@ om_monitor_set_key_txn_id__(struct om_monitor *mon, bool enable)
     mon->key_txn_id = enable;
 }
 
+void
+om_monitor_set_hash_collisions__(struct om_monitor *mon, bool enable)
+{
+    mon->collide = enable;
+}
+
 size_t
 om_monitor_n_buffers(const struct om_monitor *mon, size_t *bytesp)
 {
@@ -450,6 +456,9 @@ om_cond_group_get(struct om_monitor *mon, struct om_table_cond *conds)
         if (conds[t].mt) {
             hash = om_table_cond_canonicalize(&conds[t], hash);
         }
+    }
+    if (mon->collide) {
+        hash = 0;
     }
     for (struct om_hnode *node = om_hmap_first_with_hash(&mon->cond_groups,
                                                          hash);
@@ -1612,6 +1621,9 @@ om_notification_get(struct om_client *c, struct om_cache_entry *e,
     hash = om_hash_bytes(&c->version, sizeof c->version, hash);
     hash = om_hash_string(c->monitor_id_text, hash);
     hash = om_hash_string(last_txn, hash);
+    if (mon->collide) {
+        hash = 0;
+    }
     for (struct om_hnode *node = om_hmap_first_with_hash(&mon->notifications,
                                                          hash);
          node; node = node->next) {

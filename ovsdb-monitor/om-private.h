@@ -124,6 +124,8 @@ struct om_monitor {
     bool key_txn_id;            /* False only in a deliberately broken test
                                  * mode: the notification key lacks the
                                  * last transaction id. */
+    bool collide;               /* Test mode: notification and condition
+                                 * group hashes are all 0. */
 };
 
 /* One clause of a condition. */

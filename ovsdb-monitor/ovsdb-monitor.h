@@ -221,6 +221,11 @@ void om_monitor_set_invalidation__(struct om_monitor *, bool enable);
  * last transaction id (a deliberately broken key). */
 void om_monitor_set_key_txn_id__(struct om_monitor *, bool enable);
 
+/* Test hook: with 'enable' true, every shared notification and condition
+ * group has the same hash, so that lookups rely on the equality checks
+ * alone (which the tests can then exercise). */
+void om_monitor_set_hash_collisions__(struct om_monitor *, bool enable);
+
 /* Live message buffers (queued on some client or cached) and their bytes,
  * cached shared notifications, and condition groups. */
 size_t om_monitor_n_buffers(const struct om_monitor *, size_t *bytesp);

@@ -212,6 +212,7 @@ struct world {
     struct om_db *db;                       /* The database. */
     struct om_monitor *mon;                 /* Its one monitor. */
     struct om_table *tables[N_TABLES];      /* Tables, as in 'specs'. */
+    struct om_table *unmonitored;           /* A table nobody monitors. */
     struct om_client *clients[MAX_CLIENTS]; /* Clients; null once gone. */
     struct client_info info[MAX_CLIENTS];   /* What the test knows. */
     size_t n_clients;                       /* Clients created so far. */
@@ -236,6 +237,20 @@ world_init(struct world *w, enum om_cache_mode mode, uint64_t seed)
             abort();
         }
     }
+    static const struct om_column_def sb_global_cols[] = {
+        { "nb_cfg", OM_SCALAR, OM_INTEGER, 0 },
+    };
+    w->unmonitored = om_db_add_table(w->db, "SB_Global", sb_global_cols, 1);
+}
+
+/* A commit that changes only the unmonitored table: the last transaction
+ * id moves, the monitor's change sets and cache stay as they are. */
+static void
+world_unmonitored_txn(struct world *w)
+{
+    struct om_txn *txn = om_txn_begin(w->db);
+    om_txn_insert(txn, w->unmonitored);
+    om_txn_commit(txn);
 }
 
 static void
@@ -248,8 +263,8 @@ world_destroy(struct world *w)
 }
 
 /* Condition number 'n' (1..3; 5 and 6 are 1 and 2 with their clauses in
- * another order and repeated, the same once canonical; others: literally
- * true). */
+ * another order and repeated, the same once canonical; 7 is 1 with other
+ * values; others: literally true). */
 static struct om_condition *
 make_condition(int n)
 {
@@ -299,6 +314,14 @@ make_condition(int n)
             om_condition_add_equal(c, "Logical_Flow", "table_id", v);
             json_destroy(v);
         }
+        break;
+    case 7:
+        v = json_boolean_create(false);
+        om_condition_add_equal(c, "Port_Binding", "up", v);
+        json_destroy(v);
+        v = json_string_create("egress");
+        om_condition_add_equal(c, "Logical_Flow", "pipeline", v);
+        json_destroy(v);
         break;
     default:
         /* Literally true everywhere: unconditional. */
@@ -783,6 +806,15 @@ row_matches(int cond, const struct om_table *table, const char *uuid)
                            "ingress");
         }
         return true;
+    case 7:
+        if (!strcmp(name, "Port_Binding")) {
+            return om_table_get(table, uuid, "up")->type == JSON_FALSE;
+        } else if (!strcmp(name, "Logical_Flow")) {
+            return !strcmp(json_string(om_table_get(table, uuid,
+                                                    "pipeline")),
+                           "egress");
+        }
+        return true;
     case 2:
         if (!strcmp(name, "Logical_Flow")) {
             v = om_table_get(table, uuid, "table_id");
@@ -913,6 +945,9 @@ run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
     uint64_t s = seed * 7919 + 17;
 
     world_init(w, mode, seed);
+    /* In the last mode, lookups of notifications and condition groups go
+     * by their equality checks alone. */
+    om_monitor_set_hash_collisions__(w->mon, mode == OM_CACHE_SHARED_COND);
     for (int i = 0; i < 3; i++) {
         world_random_txn(w, &s);
     }
@@ -923,7 +958,7 @@ run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
         if (k < 15 && (int) n < max_clients) {
             enum om_version v = rnd_n(&s, OM_N_VERSIONS);
             int cond = (conditions && v != OM_V1 && !rnd_n(&s, 3)
-                        ? 1 + (int) rnd_n(&s, 6) : 0);
+                        ? 1 + (int) rnd_n(&s, 7) : 0);
             int c = world_join(w, v, cond, -1, NULL);
             if (!rnd_n(&s, 4)) {
                 /* A slow client: its socket holds few unread bytes. */
@@ -951,10 +986,14 @@ run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
         } else if (k < 28 && n && conditions) {
             size_t i = rnd_n(&s, n);
             if (w->clients[i] && w->info[i].version != OM_V1) {
-                world_cond_change(w, i, (int) rnd_n(&s, 7));
+                world_cond_change(w, i, (int) rnd_n(&s, 8));
             }
         } else if (k < 55) {
-            world_random_txn(w, &s);
+            if (rnd_n(&s, 5)) {
+                world_random_txn(w, &s);
+            } else {
+                world_unmonitored_txn(w);
+            }
         } else if (k < 75) {
             flush_all(w);
         } else if (k < 85) {
@@ -1740,6 +1779,8 @@ test_shared_bytes(void)
 
     for (int m = 0; m < 4; m++) {
         world_init(&w[m], ms[m], 19);
+        om_monitor_set_hash_collisions__(w[m].mon,
+                                         ms[m] == OM_CACHE_SHARED_COND);
         s = 5;
         for (int i = 0; i < 4; i++) {
             world_random_txn(&w[m], &s);
@@ -1796,22 +1837,15 @@ test_shared_bytes(void)
 static void
 txn_id_scenario(struct world *w, enum om_cache_mode mode, bool key_txn_id)
 {
-    static const struct om_column_def cols[] = {
-        { "x", OM_SCALAR, OM_INTEGER, 0 },
-    };
-
     world_init(w, mode, 23);
     om_monitor_set_key_txn_id__(w->mon, key_txn_id);
-    struct om_table *other = om_db_add_table(w->db, "Unmonitored", cols, 1);
     big_txn(w, 1, "before");
     world_join_id(w, OM_V3, 0, -1, NULL, "x");
     world_join_id(w, OM_V3, 0, -1, NULL, "x");
     big_txn(w, 2, "monitored");
     om_client_flush(w->clients[0]);
 
-    struct om_txn *txn = om_txn_begin(w->db);
-    om_txn_insert(txn, other);
-    om_txn_commit(txn);
+    world_unmonitored_txn(w);
     om_client_flush(w->clients[1]);
 }
 
@@ -2099,11 +2133,13 @@ test_disconnect_mid_write(void)
  * repetition of clauses) share updates; a condition change moves a client
  * to another group. */
 static void
-groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
+groups_scenario(struct world *w, enum om_cache_mode mode, bool check,
+                bool collide)
 {
     uint64_t s = 31337;
 
     world_init(w, mode, 25);
+    om_monitor_set_hash_collisions__(w->mon, collide);
     for (int i = 0; i < 10; i++) {
         world_random_txn(w, &s);
     }
@@ -2113,6 +2149,7 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
     int d = world_join_id(w, OM_V2, 6, -1, NULL, "y");     /* = 2 */
     int e = world_join_id(w, OM_V3, 1, -1, NULL, "x");
     int u = world_join_id(w, OM_V2, 0, -1, NULL, "x");
+    int g = world_join_id(w, OM_V2, 7, -1, NULL, "x");     /* 1's shape */
     struct om_client **cl = w->clients;
 
     if (check) {
@@ -2121,7 +2158,8 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
                && om_client_same_condition(cl[a], cl[e])
                && !om_client_same_condition(cl[a], cl[c])
                && !om_client_same_condition(cl[a], cl[u])
-               && om_monitor_n_cond_groups(w->mon) == 2,
+               && !om_client_same_condition(cl[a], cl[g])
+               && om_monitor_n_cond_groups(w->mon) == 3,
                "groups: %zu", om_monitor_n_cond_groups(w->mon));
     }
 
@@ -2134,8 +2172,8 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
         flush_all(w);
         const struct om_counters *k = om_monitor_counters(w->mon);
         if (check && changed) {
-            /* (v2, group 1), (v2, group 2), (v3, group 1). */
-            EXPECT(k->cond_compositions - before.cond_compositions == 3,
+            /* (v2, group 1), (v2, group 2), (v3, group 1), (v2, 7). */
+            EXPECT(k->cond_compositions - before.cond_compositions == 4,
                    "round %d: %" PRIu64 " conditional compositions", r,
                    k->cond_compositions - before.cond_compositions);
             rounds++;
@@ -2154,14 +2192,14 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
     if (check) {
         EXPECT(om_client_same_condition(cl[a], cl[c])
                && !om_client_same_condition(cl[c], cl[d])
-               && om_monitor_n_cond_groups(w->mon) == 2,
+               && om_monitor_n_cond_groups(w->mon) == 3,
                "after C's change: %zu groups",
                om_monitor_n_cond_groups(w->mon));
     }
     world_cond_change(w, d, 5);
     if (check) {
         EXPECT(om_client_same_condition(cl[c], cl[d])
-               && om_monitor_n_cond_groups(w->mon) == 1,
+               && om_monitor_n_cond_groups(w->mon) == 2,
                "after D's change: %zu groups",
                om_monitor_n_cond_groups(w->mon));
     }
@@ -2173,8 +2211,8 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
         flush_all(w);
         const struct om_counters *k = om_monitor_counters(w->mon);
         if (check && changed) {
-            /* (v2, group 1), (v3, group 1). */
-            EXPECT(k->cond_compositions - before.cond_compositions == 2,
+            /* (v2, group 1), (v3, group 1), (v2, 7). */
+            EXPECT(k->cond_compositions - before.cond_compositions == 3,
                    "after the changes, round %d: %" PRIu64
                    " conditional compositions", r,
                    k->cond_compositions - before.cond_compositions);
@@ -2190,7 +2228,7 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
     if (check) {
         EXPECT(!om_client_is_conditional(cl[a])
                && om_client_same_condition(cl[a], cl[u])
-               && om_monitor_n_cond_groups(w->mon) == 2,
+               && om_monitor_n_cond_groups(w->mon) == 3,
                "after A's and E's changes: %zu groups",
                om_monitor_n_cond_groups(w->mon));
     }
@@ -2203,13 +2241,17 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check)
 static void
 test_cond_groups(void)
 {
-    struct world *w = malloc(3 * sizeof *w);
+    struct world *w = malloc(4 * sizeof *w);
 
-    groups_scenario(&w[0], OM_CACHE_NONE, false);
-    groups_scenario(&w[1], OM_CACHE_SHARED, false);
-    groups_scenario(&w[2], OM_CACHE_SHARED_COND, true);
+    groups_scenario(&w[0], OM_CACHE_NONE, false, false);
+    groups_scenario(&w[1], OM_CACHE_SHARED, false, false);
+    groups_scenario(&w[2], OM_CACHE_SHARED_COND, true, false);
+    /* Again with all hashes equal: only the equality checks tell groups
+     * apart. */
+    groups_scenario(&w[3], OM_CACHE_SHARED_COND, true, true);
     compare_worlds(&w[0], &w[1], "condition groups");
     compare_worlds(&w[0], &w[2], "condition groups");
+    compare_worlds(&w[0], &w[3], "condition groups, colliding hashes");
     /* Without groups, every conditional client composes its own. */
     EXPECT(om_monitor_counters(w[1].mon)->cond_compositions
            > om_monitor_counters(w[2].mon)->cond_compositions,
@@ -2221,7 +2263,7 @@ test_cond_groups(void)
         compare_replica(&w[2], rep, w[2].info[i].cond, who);
         json_destroy(rep);
     }
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < 4; m++) {
         world_destroy(&w[m]);
     }
     free(w);
