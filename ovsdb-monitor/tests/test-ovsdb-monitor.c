@@ -1749,6 +1749,34 @@ compare_worlds(const struct world *a, const struct world *b,
     }
 }
 
+/* Replays every live client of 'w' and compares it with the database. */
+static void
+check_replicas(const struct world *w, const char *what)
+{
+    for (size_t i = 0; i < w->n_clients; i++) {
+        if (w->clients[i]) {
+            struct json *rep = replay_client(w, i);
+            compare_replica(w, rep, w->info[i].cond, what);
+            json_destroy(rep);
+        }
+    }
+}
+
+/* Runs 'scenario' without a cache into 'ref' and with shared
+ * notifications into 'sh', and checks that every client got the same
+ * bytes and that the live ones are up to date. */
+typedef void scenario_func(struct world *, enum om_cache_mode, bool check);
+
+static void
+run_unshared_and_shared(scenario_func *scenario, struct world *ref,
+                        struct world *sh, const char *what)
+{
+    scenario(ref, OM_CACHE_NONE, true);
+    scenario(sh, OM_CACHE_SHARED, true);
+    compare_worlds(ref, sh, what);
+    check_replicas(sh, what);
+}
+
 /* Number of messages (lines) in 's'. */
 static size_t
 n_lines(const char *s)
@@ -1970,14 +1998,7 @@ test_slow_client(void)
 {
     struct world ref, sh;
 
-    slow_scenario(&ref, OM_CACHE_NONE, true);
-    slow_scenario(&sh, OM_CACHE_SHARED, true);
-    compare_worlds(&ref, &sh, "slow client");
-    for (size_t i = 0; i < sh.n_clients; i++) {
-        struct json *rep = replay_client(&sh, i);
-        compare_replica(&sh, rep, 0, "slow client");
-        json_destroy(rep);
-    }
+    run_unshared_and_shared(slow_scenario, &ref, &sh, "slow client");
     /* The slow client's update 1 is byte for byte the fast ones'. */
     const char *f = world_output(&sh, 0), *sl = world_output(&sh, 2);
     const char *f2 = strchr(f, '\n') + 1, *s2 = strchr(sl, '\n') + 1;
@@ -2040,16 +2061,7 @@ test_backlog_limit(void)
 {
     struct world ref, sh;
 
-    limit_scenario(&ref, OM_CACHE_NONE, true);
-    limit_scenario(&sh, OM_CACHE_SHARED, true);
-    compare_worlds(&ref, &sh, "backlog limit");
-    for (size_t i = 0; i < sh.n_clients; i++) {
-        if (sh.clients[i]) {
-            struct json *rep = replay_client(&sh, i);
-            compare_replica(&sh, rep, 0, "backlog limit");
-            json_destroy(rep);
-        }
-    }
+    run_unshared_and_shared(limit_scenario, &ref, &sh, "backlog limit");
     world_destroy(&ref);
     world_destroy(&sh);
     report("backlog limit: the client over it is disconnected alone, the "
@@ -2115,9 +2127,7 @@ test_disconnect_mid_write(void)
 {
     struct world ref, sh;
 
-    disconnect_scenario(&ref, OM_CACHE_NONE, true);
-    disconnect_scenario(&sh, OM_CACHE_SHARED, true);
-    compare_worlds(&ref, &sh, "disconnect");
+    run_unshared_and_shared(disconnect_scenario, &ref, &sh, "disconnect");
     /* S2 got update 1 as F did, though S1 and S3 let go of it. */
     const char *f = world_output(&sh, 0), *s2 = world_output(&sh, 2);
     const char *f1 = strchr(f, '\n') + 1, *s21 = strchr(s2, '\n') + 1;
@@ -2256,13 +2266,7 @@ test_cond_groups(void)
     EXPECT(om_monitor_counters(w[1].mon)->cond_compositions
            > om_monitor_counters(w[2].mon)->cond_compositions,
            "shared-cond composed as much as shared");
-    for (size_t i = 0; i < w[2].n_clients; i++) {
-        char who[32];
-        snprintf(who, sizeof who, "client %zu", i);
-        struct json *rep = replay_client(&w[2], i);
-        compare_replica(&w[2], rep, w[2].info[i].cond, who);
-        json_destroy(rep);
-    }
+    check_replicas(&w[2], "condition groups");
     for (int m = 0; m < 4; m++) {
         world_destroy(&w[m]);
     }
