@@ -35,7 +35,7 @@ MODES="no-cache json-cache serialized-cache shared shared-cond"
 NGROUPS=0
 
 usage() {
-    sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 is_uint() {
@@ -74,6 +74,7 @@ for v in "$REPS" "$ROWS" "$BATCH" "$TXNS" "$NGROUPS"; do
     is_uint "$v" || die "'$v' is not a number"
 done
 [ "$REPS" -ge 1 ] || die "--reps must be at least 1"
+[ "$NGROUPS" -le 30 ] || die "--groups must be 0 to 30"
 case $VERSION in 1|2|3|mix) ;; *) die "--version: expected 1, 2, 3 or mix" ;; esac
 
 log_start bench-ovsdb-monitor
