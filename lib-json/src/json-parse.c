@@ -402,6 +402,10 @@ input_end(struct json_parser *p, bool is_object, long long pos)
         if (!(p->flags & JSPF_TRAILER)) {
             p->done = true;
         }
+    } else if (OVSJSON_LIKELY(!p->member_cb)) {
+        push_val(p, json);
+        p->state = p->frames[p->height - 1].is_object ? P_OBJ_NEXT
+                                                       : P_ARR_NEXT;
     } else {
         p->state = p->frames[p->height - 1].is_object ? P_OBJ_VALUE
                                                        : P_ARR_VALUE;
