@@ -276,6 +276,33 @@ t_good_apply() {
     fi
 }
 
+# A checkout that already carries the whole series on a branch of its own
+# (a distributor's tree): apply reports every change as already present,
+# applies nothing and leaves the tree as it was.  Every patch needs a
+# detection feature for this (patch_feature in scripts/tree.sh).
+t_carried() {
+    local base=$1 d="$SCRATCH/carried-$1" before n
+    checkout "$base" "$d"
+    bs apply --ovs-src "$d"
+    [ "$RC" -eq 0 ] || { failed "$base: carried series" "first apply: exit $RC: $ERR"; return; }
+    git -C "$d" checkout -q -b carry
+    git -C "$d" branch -q -D "ovs-json-perf/$base"
+    before=$(snapshot "$d")
+    n=$(series_patches "$base" | wc -l)
+    bs apply --ovs-src "$d"
+    if [ "$RC" -ne 0 ]; then
+        failed "$base: a tree that carries the series" "exit $RC: $ERR"
+    elif [ "$(grep -c 'already present' "$SCRATCH/out" "$SCRATCH/err" |
+              awk -F: '{ n += $2 } END { print n }')" -ne "$n" ]; then
+        failed "$base: a tree that carries the series" \
+            "not all $n patches reported as already present: $(grep -h 'already present' "$SCRATCH/out" "$SCRATCH/err" | tr '\n' '|')"
+    elif ! grep -q 'nothing to apply' "$SCRATCH/out" || [ "$(snapshot "$d")" != "$before" ]; then
+        failed "$base: a tree that carries the series" "applied something or changed the tree"
+    else
+        pass "$base: a tree that carries the series: all $n changes already present, nothing applied"
+    fi
+}
+
 t_plain_good() {
     local p="$SCRATCH/plain-good"
     mkdir -p "$p"
@@ -1016,6 +1043,7 @@ main() {
     for b in 3.5.0 3.1.0 4.0.0; do
         if [ -s "$TOP/patches/$b/series" ]; then
             t_good_apply "$b"
+            t_carried "$b"
         else
             echo "note: patches/$b has no series; no apply case for $b"
         fi
