@@ -28,7 +28,7 @@ BEFORE_FAILS=(
     "monitor json cache - notifications serialized once per set of bytes"
     "monitor json cache - updates are serialized once, in sorted order"
 )
-BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache.patch"
+BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache-$BASE.patch"
 # The testsuite refuses to start without ovs-vswitchd and ovs-vsctl
 # (AT_TESTED in tests/ovs-macros.at).
 export BENCH_MAKE_TARGETS="ovsdb/ovsdb-server ovsdb/ovsdb-client ovsdb/ovsdb-tool utilities/ovs-appctl utilities/ovs-vsctl vswitchd/ovs-vswitchd tests/testsuite"
