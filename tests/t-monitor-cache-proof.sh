@@ -27,6 +27,7 @@ BASE=4.0.0
 BEFORE_FAILS=(
     "monitor json cache - notifications serialized once per set of bytes"
     "monitor json cache - updates are serialized once, in sorted order"
+    "monitor json cache - conditional clients with equal conditions"
 )
 BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache-$BASE.patch"
 # The testsuite refuses to start without ovs-vswitchd and ovs-vsctl
