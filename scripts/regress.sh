@@ -102,7 +102,7 @@ regress_record() {
         echo "rerun on patched (tests that passed on stock only):" >>"$out.txt"
         [ ${#nums[@]} -eq 0 ] || regress_rerun "$patched" "$out.rerun.log" "${nums[@]}"
         for key in "${suspects[@]}"; do
-            n=$(regress_key_lines "$patched" | awk -F'\t' -v k="$key" '$2 == k { print $1; exit }')
+            n=$(regress_number "$patched" "$key")
             if [ -n "$n" ] && [ -f "$out.rerun.log" ] && regress_passed "$out.rerun.log" "$n"; then
                 echo "  $key: passed on rerun (flaky)" >>"$out.txt"
                 flaky=$((flaky + 1))
