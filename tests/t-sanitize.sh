@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# ./build.sh check --sanitize and --valgrind (scripts/check.sh).
+#
+# 1. Bad input: one-line errors.
+# 2. The parsers on canned reports: an ASan heap overflow, a LeakSanitizer
+#    report, UBSan runtime errors, an autotest testsuite.dir with a
+#    sanitizers.PID file, a testsuite.log, and a valgrind log with errors
+#    and a definite leak attributed to its file.
+# 3. The --ovs-src copy leaves the user's tree exactly as it was.
+# 4. The real thing on the patched default base, a selection that fits CI:
+#    check --sanitize -- -k json -k monitor (ASan+UBSan, clang), with a
+#    result file in a scratch directory, zero reports and zero failures.
+#
+# Ends with "N passed, N failed".  Uses build/ovs-<default base>, which
+# tests/run.sh applied.  T_SANITIZE_SELECTION overrides 4's selection.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/tree.sh
+. "$TOP/scripts/tree.sh"
+# shellcheck source=../scripts/regress.sh
+. "$TOP/scripts/regress.sh"
+# shellcheck source=../scripts/check.sh
+. "$TOP/scripts/check.sh"
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
+
+S="$BUILD/test/sanitize"
+rm -rf "$S"
+mkdir -p "$S"
+SELECTION=${T_SANITIZE_SELECTION:-"-k json -k monitor"}
+
+pass() { ok "$1 [$(elapsed)]"; }
+
+# expect_error NAME PATTERN ARGS...: build.sh ARGS fails with one
+# "error:" line that matches PATTERN.
+expect_error() {
+    local name=$1 pat=$2 rc=0 err
+    shift 2
+    "$TOP/build.sh" "$@" >"$S/out" 2>"$S/err" || rc=$?
+    err=$(grep '^error:' "$S/err" || true)
+    if [ $rc -ne 0 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -qE "$pat" <<<"$err"; then
+        pass "$name"
+    else
+        fail "$name" "exit $rc, stderr: $(head -n3 "$S/err" | tr '\n' ' ')"
+    fi
+}
+
+input_cases() {
+    expect_error "check --sanitize --valgrind: refused" 'exclude each other' \
+        check --sanitize --valgrind
+    expect_error "check --sanitize --sanitise: unknown option" "unknown option '--sanitise'" \
+        check --sanitize --sanitise
+    expect_error "check --sanitize --base 9.9.9: unsupported base" "unsupported base '9.9.9'" \
+        check --sanitize --base 9.9.9
+    expect_error "check --valgrind --ovs-src FILE: not a directory" 'is a file' \
+        check --valgrind --ovs-src "$TOP/README.md"
+    expect_error "check --sanitize extra argument" "unexpected argument 'json'" \
+        check --sanitize json
+}
+
+# Canned reports, shaped as the runtimes print them.
+canned() {
+    cat >"$S/asan.log" <<'EOF'
+=================================================================
+==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000018 at pc 0x55d5 bp 0x7ffd sp 0x7ffd
+WRITE of size 1 at 0x602000000018 thread T0
+    #0 0x55d5 in json_string_create lib/json.c:210:19
+    #1 0x55d6 in main tests/test-json.c:80:5
+SUMMARY: AddressSanitizer: heap-buffer-overflow lib/json.c:210:19 in json_string_create
+==4242==ABORTING
+EOF
+    cat >"$S/lsan.log" <<'EOF'
+==77==ERROR: LeakSanitizer: detected memory leaks
+
+Direct leak of 40 byte(s) in 1 object(s) allocated from:
+    #0 0x4a in malloc
+    #1 0x4b in xmalloc__ lib/util.c:137:15
+Direct leak of 8 byte(s) in 1 object(s) allocated from:
+    #0 0x4a in malloc
+SUMMARY: AddressSanitizer: 48 byte(s) leaked in 2 allocation(s).
+EOF
+    cat >"$S/ubsan.log" <<'EOF'
+lib/json.c:512:9: runtime error: left shift of negative value -1
+lib/json.c:600:3: runtime error: load of misaligned address 0x01 for type 'int'
+EOF
+    cat >"$S/clean.log" <<'EOF'
+ovsdb-server: exiting normally
+AddressSanitizer is mentioned but reported nothing
+EOF
+}
+
+parser_cases() {
+    canned
+    local n
+    n=$(san_count_reports "$S/asan.log")
+    [ "$n" = 1 ] && pass "an ASan heap overflow report counts 1" ||
+        fail "an ASan heap overflow report counts 1" "got $n"
+    n=$(san_count_reports "$S/lsan.log")
+    [ "$n" = 1 ] && pass "a LeakSanitizer report (two leaks) counts 1" ||
+        fail "a LeakSanitizer report counts 1" "got $n"
+    n=$(san_count_reports "$S/ubsan.log")
+    [ "$n" = 2 ] && pass "two UBSan runtime errors count 2" ||
+        fail "two UBSan runtime errors count 2" "got $n"
+    n=$(san_count_reports "$S/clean.log")
+    [ "$n" = 0 ] && pass "a log without a report counts 0" ||
+        fail "a log without a report counts 0" "got $n"
+
+    # A testsuite.dir: test 0007 with tests/atlocal's sanitizers.PID file,
+    # test 0012 with a report in a daemon's stderr, 0020 clean, and each
+    # test's own testsuite.log (a copy) ignored.
+    local d="$S/tree/tests/testsuite.dir"
+    mkdir -p "$d/0007" "$d/0012" "$d/0020"
+    cp "$S/asan.log" "$d/0007/sanitizers.4242"
+    cp "$S/asan.log" "$d/0007/testsuite.log"
+    cp "$S/ubsan.log" "$d/0012/stderr"
+    cp "$S/clean.log" "$d/0020/stderr"
+    local scan
+    scan=$(san_scan "$d")
+    if [ "$scan" = "$(printf '0007\tsanitizers.4242\t1\n0012\tstderr\t2')" ]; then
+        pass "san_scan finds the reports of a testsuite.dir, by test"
+    else
+        fail "san_scan finds the reports of a testsuite.dir" "got: $(tr '\n\t' '| ' <<<"$scan")"
+    fi
+    LOGS="$S/logs"
+    mkdir -p "$LOGS"
+    : >"$LOGS/findings.txt"
+    san_collect "$S/tree"
+    san_collect "$S/tree"   # a rerun's scan: the same files count once
+    n=$(awk '{ n += $(NF - 1) } END { print n + 0 }' "$LOGS/findings.txt")
+    [ "$n" = 3 ] && [ -f "$LOGS/reports/0007-sanitizers.4242" ] &&
+        pass "san_collect counts 3 reports once each and keeps the files" ||
+        fail "san_collect counts 3 reports" "got $n"
+
+    cat >"$S/testsuite.log" <<'EOF'
+## Running the tests. ##
+633. empty array - C (json.at:55): ok     (0m0.007s 0m0.000s)
+634. empty array - Python3 (json.at:55): FAILED (json.at:55)
+635. single-element array - C (json.at:56): skipped (json.at:56)
+12. monitor.at:40: ok
+## Test results. ##
+EOF
+    n=$(suite_counts "$S/testsuite.log")
+    [ "$n" = "3 1 1" ] && pass "suite_counts: 3 run, 1 failed, 1 skipped" ||
+        fail "suite_counts" "got '$n'"
+    n=$(suite_failed "$S/testsuite.log")
+    [ "$n" = 634 ] && pass "suite_failed names test 634" || fail "suite_failed" "got '$n'"
+
+    cat >"$S/valgrind.99" <<'EOF'
+==99== Memcheck, a memory error detector
+==99== Invalid read of size 1
+==99==    at 0x1: json_string (json.c:300)
+==99== 
+==99== 24 bytes in 1 blocks are possibly lost in loss record 1 of 3
+==99==    at 0x2: malloc (vg_replace_malloc.c:381)
+==99== 
+==99== 1,040 (40 direct, 1,000 indirect) bytes in 1 blocks are definitely lost in loss record 3 of 3
+==99==    at 0x4848899: malloc (vg_replace_malloc.c:381)
+==99==    by 0x1A2B3C: xmalloc__ (util.c:137)
+==99==    by 0x1A2B3D: xmalloc (util.c:172)
+==99==    by 0x1A2B3E: json_create (json.c:1650)
+==99==    by 0x1A2B3F: ovsdb_monitor_compose (monitor.c:99)
+==99== 
+==99== 16 bytes in 2 blocks are definitely lost in loss record 2 of 3
+==99==    at 0x4848899: malloc (vg_replace_malloc.c:381)
+==99==    by 0x1A2B40: main (test-ovsdb.c:10)
+==99== 
+==99== ERROR SUMMARY: 3 errors from 3 contexts (suppressed: 0 from 0)
+EOF
+    n=$(vg_errors "$S/valgrind.99")
+    [ "$n" = 3 ] && pass "vg_errors reads the ERROR SUMMARY (3)" || fail "vg_errors" "got $n"
+    local recs
+    recs=$(vg_definite "$S/valgrind.99")
+    if [ "$(wc -l <<<"$recs")" = 2 ] &&
+       [ "$(head -n1 <<<"$recs" | cut -f1-4)" = "$(printf '1040\t1\tjson.c\tvg_replace_malloc.c util.c json.c monitor.c')" ] &&
+       [ "$(sed -n 2p <<<"$recs" | cut -f2,3)" = "$(printf '2\ttest-ovsdb.c')" ] &&
+       [ "$(head -n1 <<<"$recs" | cut -f5)" = "malloc<xmalloc__<xmalloc<json_create<ovsdb_monitor_compose" ]; then
+        pass "vg_definite: 2 definite leaks, the first owned by json.c (past util.c)"
+    else
+        fail "vg_definite" "got: $(tr '\n\t' '| ' <<<"$recs")"
+    fi
+}
+
+# The copy that --ovs-src builds in: the user's tree, untouched, its
+# uncommitted and untracked files copied, its deleted files not.
+snapshot_cases() {
+    local u="$S/user" c="$S/copy" before after
+    mkdir -p "$u/lib"
+    git -C "$u" init -q
+    echo one >"$u/lib/json.c"
+    echo two >"$u/gone.c"
+    printf 'ignored.o\n' >"$u/.gitignore"
+    git -C "$u" add -A
+    git -C "$u" -c user.name=t -c user.email=t@localhost commit -q -m init
+    echo edited >"$u/lib/json.c"
+    echo new >"$u/new.c"
+    echo obj >"$u/ignored.o"
+    rm "$u/gone.c"
+    chmod 664 "$u/new.c"
+    tree_state() {
+        (cd "$1" && git status --porcelain --untracked-files=all --ignored &&
+            find . -path ./.git -prune -o -printf '%m %T@ %p\n' | sort &&
+            find . -type f -print0 | sort -z | xargs -0 sha256sum) | sha256sum
+    }
+    before=$(tree_state "$u")
+    check_snapshot "$u" "$c"
+    after=$(tree_state "$u")
+    if [ "$before" = "$after" ] && [ "$(cat "$c/lib/json.c")" = edited ] &&
+       [ -f "$c/new.c" ] && [ ! -e "$c/gone.c" ] && [ ! -e "$c/ignored.o" ] &&
+       [ ! -e "$c/.git" ]; then
+        pass "--ovs-src: the build copy has the tree as it is, the tree is unchanged"
+    else
+        fail "--ovs-src copy" "tree changed or copy wrong: $(cd "$c" && find . -type f | tr '\n' ' ')"
+    fi
+}
+
+# The real run: the summary it writes says what it ran and found.
+real_case() {
+    local r="$S/results" rc=0 sum
+    mkdir -p "$r"
+    stage "t-sanitize: check --sanitize --base $DEFAULT_BASE -- $SELECTION"
+    # shellcheck disable=SC2086
+    OVS_JSON_PERF_RESULTS="$r" "$TOP/build.sh" check --sanitize --base "$DEFAULT_BASE" \
+        -- $SELECTION >"$S/real.out" 2>&1 || rc=$?
+    sed 's/^/    /' "$S/real.out" | tail -n 30
+    sum=$(find "$r" -name "sanitize-$DEFAULT_BASE-*.summary" | head -n1)
+    if [ -z "$sum" ]; then
+        fail "check --sanitize -- $SELECTION" "no summary written (exit $rc)"
+        return
+    fi
+    val() { sed -n "s/^$1=//p" "$sum"; }
+    if [ $rc -eq 0 ] && [ "$(val kind)" = sanitize ] && [ "$(val base)" = "$DEFAULT_BASE" ] &&
+       [ "$(val tests_run)" -gt 50 ] && [ "$(val tests_failed)" = 0 ] &&
+       [ "$(val sanitizer_findings)" = 0 ] && [ "$(val result)" = pass ] &&
+       [ "$(val selection)" = "$SELECTION" ]; then
+        pass "check --sanitize -- $SELECTION: $(val tests_run) tests, 0 failed, 0 sanitizer reports"
+    else
+        fail "check --sanitize -- $SELECTION" "exit $rc; $(tr '\n' ' ' <"$sum")"
+    fi
+}
+
+input_cases
+parser_cases
+snapshot_cases
+real_case
+summary
