@@ -1,4 +1,5 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2153
+# (TREE, LOG and the like come from tree.sh and common.sh.)
 # ./build.sh check --sanitize and ./build.sh check --valgrind: the patched
 # tree under OVS's own checkers, in build directories of their own, with a
 # result file for ./build.sh report.  Source after common.sh, fetch.sh,
@@ -319,7 +320,7 @@ vg_scan() {
         d=0
         if [ -n "$recs" ]; then
             d=$(wc -l <<<"$recs")
-            sed "s|^|$t\t$(basename "$f")\t|" <<<"$recs" >>"$LOGS/leaks.txt"
+            awk -v p="$t\t$(basename "$f")\t" '{ print p $0 }' <<<"$recs" >>"$LOGS/leaks.txt"
         fi
         [ "$e" -eq 0 ] && [ "$d" -eq 0 ] || printf '%s\t%s\t%s\t%s\n' "$t" "$(basename "$f")" "$e" "$d"
     done < <(find "$dir" -mindepth 2 -maxdepth 2 -type f -name 'valgrind.*' -print0 | sort -z)
@@ -428,11 +429,11 @@ vg_stock() {
     keys=$(regress_key_lines "$WORK")
     local skeys
     skeys=$(regress_key_lines "$stock")
-    for t in $(cut -f1 "$LOGS/findings.txt" | sort -un); do
+    while read -r t; do
         k=$(awk -F'\t' -v n="$((10#$t))" '$1 == n { print $2; exit }' <<<"$keys")
         n=$(awk -F'\t' -v k="$k" '$2 == k { print $1; exit }' <<<"$skeys")
         if [ -n "$n" ]; then nums+=("$n"); echo "$t $n $k" >>"$LOGS/stock-map.txt"; fi
-    done
+    done < <(cut -f1 "$LOGS/findings.txt" | sort -un)
     local plogs="$LOGS" slogs="$LOGS/stock"
     mkdir -p "$slogs"
     if [ ${#nums[@]} -gt 0 ]; then

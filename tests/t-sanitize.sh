@@ -35,6 +35,11 @@ SELECTION=${T_SANITIZE_SELECTION:-"-k json -k monitor"}
 
 pass() { ok "$1 [$(elapsed)]"; }
 
+# expect NAME GOT WANT: a case that passes when GOT is WANT.
+expect() {
+    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi
+}
+
 # expect_error NAME PATTERN ARGS...: build.sh ARGS fails with one
 # "error:" line that matches PATTERN.
 expect_error() {
@@ -97,17 +102,13 @@ parser_cases() {
     canned
     local n
     n=$(san_count_reports "$S/asan.log")
-    [ "$n" = 1 ] && pass "an ASan heap overflow report counts 1" ||
-        fail "an ASan heap overflow report counts 1" "got $n"
+    expect "an ASan heap overflow report counts 1" "$n" 1
     n=$(san_count_reports "$S/lsan.log")
-    [ "$n" = 1 ] && pass "a LeakSanitizer report (two leaks) counts 1" ||
-        fail "a LeakSanitizer report counts 1" "got $n"
+    expect "a LeakSanitizer report (two leaks) counts 1" "$n" 1
     n=$(san_count_reports "$S/ubsan.log")
-    [ "$n" = 2 ] && pass "two UBSan runtime errors count 2" ||
-        fail "two UBSan runtime errors count 2" "got $n"
+    expect "two UBSan runtime errors count 2" "$n" 2
     n=$(san_count_reports "$S/clean.log")
-    [ "$n" = 0 ] && pass "a log without a report counts 0" ||
-        fail "a log without a report counts 0" "got $n"
+    expect "a log without a report counts 0" "$n" 0
 
     # A testsuite.dir: test 0007 with tests/atlocal's sanitizers.PID file,
     # test 0012 with a report in a daemon's stderr, 0020 clean, and each
@@ -131,9 +132,8 @@ parser_cases() {
     san_collect "$S/tree"
     san_collect "$S/tree"   # a rerun's scan: the same files count once
     n=$(awk '{ n += $(NF - 1) } END { print n + 0 }' "$LOGS/findings.txt")
-    [ "$n" = 3 ] && [ -f "$LOGS/reports/0007-sanitizers.4242" ] &&
-        pass "san_collect counts 3 reports once each and keeps the files" ||
-        fail "san_collect counts 3 reports" "got $n"
+    [ -f "$LOGS/reports/0007-sanitizers.4242" ] || n="$n, no copy of the report"
+    expect "san_collect counts 3 reports once each and keeps the files" "$n" 3
 
     cat >"$S/testsuite.log" <<'EOF'
 ## Running the tests. ##
@@ -144,10 +144,9 @@ parser_cases() {
 ## Test results. ##
 EOF
     n=$(suite_counts "$S/testsuite.log")
-    [ "$n" = "3 1 1" ] && pass "suite_counts: 3 run, 1 failed, 1 skipped" ||
-        fail "suite_counts" "got '$n'"
+    expect "suite_counts: 3 run, 1 failed, 1 skipped" "$n" "3 1 1"
     n=$(suite_failed "$S/testsuite.log")
-    [ "$n" = 634 ] && pass "suite_failed names test 634" || fail "suite_failed" "got '$n'"
+    expect "suite_failed names test 634" "$n" 634
 
     cat >"$S/valgrind.99" <<'EOF'
 ==99== Memcheck, a memory error detector
@@ -171,7 +170,7 @@ EOF
 ==99== ERROR SUMMARY: 3 errors from 3 contexts (suppressed: 0 from 0)
 EOF
     n=$(vg_errors "$S/valgrind.99")
-    [ "$n" = 3 ] && pass "vg_errors reads the ERROR SUMMARY (3)" || fail "vg_errors" "got $n"
+    expect "vg_errors reads the ERROR SUMMARY (3)" "$n" 3
     local recs
     recs=$(vg_definite "$S/valgrind.99")
     if [ "$(wc -l <<<"$recs")" = 2 ] &&
