@@ -43,20 +43,30 @@ san_scan() {
              xargs -0 -r grep -lZE "$SAN_REPORT_RE" 2>/dev/null || true)
 }
 
-# suite_counts LOG: "RUN FAILED SKIPPED" from an autotest testsuite.log,
-# from its one result line per test ("N. TITLE (F.at:L): ok" when run in
-# parallel, "N. F.at:L: ok" serially).
+# The testsuite's output has one result line per test, "N: TITLE  ok",
+# "... FAILED (F.at:L)", "... skipped (F.at:L)", "... expected failure
+# (F.at:L)" or "... UNEXPECTED PASS".  With -d (which check-valgrind
+# passes, and which keeps every test's directory) autotest writes no
+# tests/testsuite.log, so these read the output.
+SUITE_RESULT_RE='^ *[0-9]+: .*[^ ] +(ok|FAILED \(.*\)|skipped \(.*\)|expected failure( \(.*\))?|UNEXPECTED PASS)$'
+
+# suite_counts OUT: "RUN FAILED SKIPPED" from a testsuite's output.
 suite_counts() {
-    sed -n '/^## Running the tests/,/^## Test results/p' "$1" |
-        awk '/^ *[0-9]+\. .*: +(ok|FAILED|skipped|expected failure|UNEXPECTED PASS)/ {
-                 if (/: +skipped/) s++; else { r++; if (/: +(FAILED|UNEXPECTED PASS)/) f++ } }
+    grep -E "$SUITE_RESULT_RE" "$1" |
+        awk '/ skipped \(/ { s++; next }
+             { r++ } / (FAILED \(|UNEXPECTED PASS$)/ { f++ }
              END { print r + 0, f + 0, s + 0 }'
 }
 
-# suite_failed LOG: the numbers of the tests that failed in LOG.
+# suite_failed OUT: the numbers of the tests that failed in OUT.
 suite_failed() {
-    sed -n '/^## Running the tests/,/^## Test results/p' "$1" |
-        sed -nE 's/^ *([0-9]+)\. .*: +(FAILED|UNEXPECTED PASS).*/\1/p' | sort -n | uniq
+    grep -E "$SUITE_RESULT_RE" "$1" | grep -E ' (FAILED \(.*\)|UNEXPECTED PASS)$' |
+        sed -E 's/^ *([0-9]+):.*/\1/' | sort -n | uniq
+}
+
+# suite_passed OUT N: test N passed in OUT.
+suite_passed() {
+    grep -E "$SUITE_RESULT_RE" "$1" | grep -qE "^ *$2: .* ok\$"
 }
 
 # check_workdir KIND: a build directory of its own for TREE under
@@ -151,33 +161,32 @@ check_selection_flags() {
 # check_run_suite DIR TARGET FLAGS: make TARGET in DIR with TESTSUITEFLAGS
 # FLAGS; the failed tests are run once more, on their own, and a test that
 # passes then is counted as flaky.  Sets RUN_TESTS, RUN_FAILED (after the
-# rerun), RUN_FIRST_FAILED, RUN_FLAKY, and copies the testsuite logs to
-# LOGS as PREFIX.log (and PREFIX.rerun.log).  Calls "HOOK DIR first"
+# rerun), RUN_FIRST_FAILED, RUN_FLAKY; the output is LOGS/PREFIX.out (and
+# PREFIX.rerun.out).  Calls "HOOK DIR first"
 # after the first run and "HOOK DIR rerun" after the rerun, to collect what
 # each left in testsuite.dir.
 check_run_suite() {
-    local dir=$1 target=$2 flags=$3 prefix=$4 hook=$5 tlog counts failed=() n
-    tlog="$dir/tests/testsuite.log"
-    rm -rf "$dir/tests/testsuite.dir" "$tlog"
-    stage "check: make $target TESTSUITEFLAGS='$flags' in $dir (long)"
+    local dir=$1 target=$2 flags=$3 prefix=$4 hook=$5 out counts failed=() n
+    out="$LOGS/$prefix.out"
+    rm -rf "$dir/tests/testsuite.dir" "$dir/tests/testsuite.log"
+    stage "check: make $target TESTSUITEFLAGS='$flags' in $dir (long; output in $out)"
     # shellcheck disable=SC2086
-    (cd "$dir" && run make "$target" TESTSUITEFLAGS="$flags") || true
-    [ -f "$tlog" ] || die "no tests/testsuite.log in $dir after make $target (log $LOG)"
-    cp "$tlog" "$LOGS/$prefix.log"
-    counts=$(suite_counts "$tlog")
+    (cd "$dir" && make "$target" TESTSUITEFLAGS="$flags") >"$out" 2>&1 || true
+    cat "$out" >>"$LOG"
+    counts=$(suite_counts "$out")
     read -r RUN_TESTS RUN_FIRST_FAILED _ <<<"$counts"
-    [ "$RUN_TESTS" -gt 0 ] || die "make $target ran no test with '$flags' (log $tlog)"
+    [ "$RUN_TESTS" -gt 0 ] || die "make $target ran no test with '$flags' (see $out)"
     "$hook" "$dir" first
-    mapfile -t failed < <(suite_failed "$tlog")
+    mapfile -t failed < <(suite_failed "$out")
     RUN_FAILED=0 RUN_FLAKY=0
     [ ${#failed[@]} -gt 0 ] || return 0
     stage "check: ${#failed[@]} failed: ${failed[*]}; running them once more"
     # shellcheck disable=SC2086
-    (cd "$dir" && run make "$target" TESTSUITEFLAGS="${flags%%-[kj]*} ${failed[*]}") || true
-    cp "$tlog" "$LOGS/$prefix.rerun.log"
+    (cd "$dir" && make "$target" TESTSUITEFLAGS="${flags%%-[kj]*} ${failed[*]}") >"$LOGS/$prefix.rerun.out" 2>&1 || true
+    cat "$LOGS/$prefix.rerun.out" >>"$LOG"
     "$hook" "$dir" rerun
     for n in "${failed[@]}"; do
-        if regress_passed "$tlog" "$n"; then
+        if suite_passed "$LOGS/$prefix.rerun.out" "$n"; then
             RUN_FLAKY=$((RUN_FLAKY + 1))
             echo "  test $n: passed when run again (flaky)"
         else

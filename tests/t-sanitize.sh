@@ -4,7 +4,7 @@
 # 1. Bad input: one-line errors.
 # 2. The parsers on canned reports: an ASan heap overflow, a LeakSanitizer
 #    report, UBSan runtime errors, an autotest testsuite.dir with a
-#    sanitizers.PID file, a testsuite.log, and a valgrind log with errors
+#    sanitizers.PID file, a testsuite's output, and a valgrind log with errors
 #    and a definite leak attributed to its file.
 # 3. The --ovs-src copy leaves the user's tree exactly as it was.
 # 4. The real thing on the patched default base, a selection that fits CI:
@@ -135,18 +135,24 @@ parser_cases() {
     [ -f "$LOGS/reports/0007-sanitizers.4242" ] || n="$n, no copy of the report"
     expect "san_collect counts 3 reports once each and keeps the files" "$n" 3
 
-    cat >"$S/testsuite.log" <<'EOF'
+    # The testsuite's output (with -d there is no testsuite.log).
+    cat >"$S/suite.out" <<'EOF'
 ## Running the tests. ##
-633. empty array - C (json.at:55): ok     (0m0.007s 0m0.000s)
-634. empty array - Python3 (json.at:55): FAILED (json.at:55)
-635. single-element array - C (json.at:56): skipped (json.at:56)
-12. monitor.at:40: ok
-## Test results. ##
+633: empty array - C                                ok
+634: empty array - Python3                          FAILED (json.at:55)
+635: single-element array - C                       skipped (json.at:56)
+636: a title that says ok - C                       expected failure (json.at:57)
+12: monitor-cond-change with many sessions pending ok
+1643: ovsdb - JSON set of 1 to 3 uuids - C            FAILED (ovsdb-data.at:659)
+ERROR: All 6 tests were run,
 EOF
-    n=$(suite_counts "$S/testsuite.log")
-    expect "suite_counts: 3 run, 1 failed, 1 skipped" "$n" "3 1 1"
-    n=$(suite_failed "$S/testsuite.log")
-    expect "suite_failed names test 634" "$n" 634
+    n=$(suite_counts "$S/suite.out")
+    expect "suite_counts: 5 run, 2 failed, 1 skipped" "$n" "5 2 1"
+    n=$(suite_failed "$S/suite.out" | tr '\n' ' ')
+    expect "suite_failed names tests 634 and 1643" "$n" "634 1643 "
+    n=no
+    if suite_passed "$S/suite.out" 12 && ! suite_passed "$S/suite.out" 634; then n=yes; fi
+    expect "suite_passed: 12 passed, 634 did not" "$n" yes
 
     cat >"$S/valgrind.99" <<'EOF'
 ==99== Memcheck, a memory error detector
