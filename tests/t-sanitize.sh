@@ -173,10 +173,14 @@ EOF
 ==99==    at 0x4848899: malloc (vg_replace_malloc.c:381)
 ==99==    by 0x1A2B40: main (test-ovsdb.c:10)
 ==99== 
-==99== ERROR SUMMARY: 3 errors from 3 contexts (suppressed: 0 from 0)
+==99== ERROR SUMMARY: 4 errors from 4 contexts (suppressed: 0 from 0)
 EOF
     n=$(vg_errors "$S/valgrind.99")
-    expect "vg_errors reads the ERROR SUMMARY (3)" "$n" 3
+    expect "vg_errors: 4 in the ERROR SUMMARY less 3 leak records is 1" "$n" 1
+    n=$(vg_error_sigs "$S/valgrind.99")
+    expect "vg_error_sigs: the error's kind and functions" "$n" "Invalid read of size 1<json_string"
+    n=$(vg_possible "$S/valgrind.99")
+    expect "vg_possible: 1 possible leak" "$n" 1
     local recs
     recs=$(vg_definite "$S/valgrind.99")
     if [ "$(wc -l <<<"$recs")" = 2 ] &&
