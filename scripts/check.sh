@@ -239,8 +239,8 @@ kind=sanitize
 base=$SERIES_BASE
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 tree=$(check_tree_name)
-series=$(git -C "$WORK" rev-parse --short HEAD 2>/dev/null || echo plain)
-compiler=$(clang --version | head -n1)
+series=$(check_tree_rev)
+compiler=$(clang --version | sed -n 1p)
 cflags=$SAN_CFLAGS
 asan_options=$SAN_ASAN_OPTIONS (plus tests/atlocal's)
 selection=$sel
@@ -255,12 +255,24 @@ EOF
     if [ "$findings" -ne 0 ]; then
         echo "sanitizer reports:"
         sed 's/^/  /' "$LOGS/findings.txt"
-        grep -hE "$SAN_REPORT_RE|^ +#[0-9]+ " "$LOGS"/reports/* 2>/dev/null | head -n 30 | sed 's/^/  | /'
+        grep -hE "$SAN_REPORT_RE|^ +#[0-9]+ " "$LOGS"/reports/* 2>/dev/null | awk 'NR <= 30 { print "  | " $0 }'
     fi
     sed 's/^/  /' "$SUMMARY"
     stage "check: result in $SUMMARY (logs in $LOGS)"
     [ $rc -eq 0 ] || die "check --sanitize: $RUN_FAILED failed tests, $findings sanitizer reports (see $LOGS)"
     stage "check --sanitize: passed, no sanitizer report"
+}
+
+# The commit checked: our tree's (the applied series), or the user's
+# HEAD, "-dirty" if the tree had uncommitted changes, or "plain tree".
+check_tree_rev() {
+    if [ "$MANAGED" = 1 ]; then
+        git -C "$WORK" rev-parse --short HEAD
+    elif is_git_toplevel "$TREE"; then
+        echo "$(git -C "$TREE" rev-parse --short HEAD)$(git -C "$TREE" diff --quiet HEAD -- 2>/dev/null || echo -dirty)"
+    else
+        echo "plain tree"
+    fi
 }
 
 check_tree_name() {
@@ -430,7 +442,7 @@ kind=valgrind
 base=$SERIES_BASE
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 tree=$(check_tree_name)
-series=$(git -C "$WORK" rev-parse --short HEAD 2>/dev/null || echo plain)
+series=$(check_tree_rev)
 valgrind=$(valgrind --version)
 selection=$sel
 tests_run=$RUN_TESTS
