@@ -73,7 +73,8 @@ suite_passed() {
 # build/check/, never TREE itself: for our managed tree a git worktree of
 # it at its branch (its HEAD: the applied series), for --ovs-src a copy of
 # the tree's files as they are (tracked and untracked, not ignored, for a
-# git checkout; everything, cleaned, for a plain directory).  Sets WORK.
+# git checkout; everything but build products for a plain directory).
+# Sets WORK.
 check_workdir() {
     local kind=$1 name
     if [ "$MANAGED" = 1 ]; then
@@ -114,11 +115,14 @@ check_snapshot() {
             { rm -f "$list" "$list.ok"; die "cannot copy $tree to $dest"; }
         rm -f "$list.ok"
     else
-        (cd "$tree" && tar -c -f - .) | (cd "$dest" && tar -x -p -f -) ||
+        # Not what a build in the tree made: its objects and configuration
+        # are of other flags.
+        (cd "$tree" && tar -c -f - --exclude='*.o' --exclude='*.lo' --exclude='*.la' \
+            --exclude='*.a' --exclude=.libs --exclude=.deps --exclude=./Makefile \
+            --exclude=./config.status --exclude=./config.h --exclude=./config.log \
+            --exclude=./.ovs-json-perf-configure --exclude=./tests/testsuite.dir .) |
+            (cd "$dest" && tar -x -p -f -) ||
             { rm -f "$list"; die "cannot copy $tree to $dest"; }
-        # A tree built in place: its objects were made with other flags.
-        [ ! -f "$dest/Makefile" ] || [ -f "$dest/.ovs-json-perf-configure" ] ||
-            (cd "$dest" && make distclean >/dev/null 2>&1) || true
     fi
     rm -f "$list"
 }

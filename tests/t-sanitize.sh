@@ -226,6 +226,27 @@ snapshot_cases() {
     fi
 }
 
+# A plain directory built in place: the copy has its sources, not what
+# the build made with other flags.
+plain_snapshot_case() {
+    local u="$S/plain" c="$S/plain-copy" before after f got
+    mkdir -p "$u/lib/.libs" "$u/tests/testsuite.dir/0001"
+    echo src >"$u/lib/json.c"
+    for f in lib/json.o lib/json.lo lib/.libs/libopenvswitch.a Makefile config.status \
+             config.h Makefile.in tests/testsuite.dir/0001/stdout; do
+        echo x >"$u/$f"
+    done
+    before=$(cd "$u" && find . -printf '%m %T@ %p\n' | sort | sha256sum)
+    check_snapshot "$u" "$c"
+    after=$(cd "$u" && find . -printf '%m %T@ %p\n' | sort | sha256sum)
+    got=$(cd "$c" && find . -type f | sort | tr '\n' ' ')
+    if [ "$before" = "$after" ] && [ "$got" = "./Makefile.in ./lib/json.c " ]; then
+        pass "--ovs-src, plain tree built in place: the copy has no build products, the tree is unchanged"
+    else
+        fail "--ovs-src plain copy" "copy has: $got"
+    fi
+}
+
 # The real run: the summary it writes says what it ran and found.
 real_case() {
     local r="$S/results" rc=0 sum
@@ -254,5 +275,6 @@ real_case() {
 input_cases
 parser_cases
 snapshot_cases
+plain_snapshot_case
 real_case
 summary
