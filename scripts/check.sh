@@ -165,7 +165,8 @@ check_selection_flags() {
 # check_run_suite DIR TARGET FLAGS: make TARGET in DIR with TESTSUITEFLAGS
 # FLAGS; the failed tests are run once more, on their own, and a test that
 # passes then is counted as flaky.  Sets RUN_TESTS, RUN_FAILED (after the
-# rerun; their numbers in RUN_FAILED_TESTS), RUN_FIRST_FAILED, RUN_FLAKY; the output is LOGS/PREFIX.out (and
+# rerun; their numbers in RUN_FAILED_TESTS), RUN_FIRST_FAILED, RUN_FLAKY,
+# RUN_SKIPPED; the output is LOGS/PREFIX.out (and
 # PREFIX.rerun.out).  Calls "HOOK DIR first"
 # after the first run and "HOOK DIR rerun" after the rerun, to collect what
 # each left in testsuite.dir.
@@ -178,7 +179,7 @@ check_run_suite() {
     (cd "$dir" && make "$target" TESTSUITEFLAGS="$flags") >"$out" 2>&1 || true
     cat "$out" >>"$LOG"
     counts=$(suite_counts "$out")
-    read -r RUN_TESTS RUN_FIRST_FAILED _ <<<"$counts"
+    read -r RUN_TESTS RUN_FIRST_FAILED RUN_SKIPPED <<<"$counts"
     [ "$RUN_TESTS" -gt 0 ] || die "make $target ran no test with '$flags' (see $out)"
     "$hook" "$dir" first
     mapfile -t failed < <(suite_failed "$out")
@@ -249,6 +250,7 @@ cflags=$SAN_CFLAGS
 asan_options=$SAN_ASAN_OPTIONS (plus tests/atlocal's)
 selection=$sel
 tests_run=$RUN_TESTS
+tests_skipped=$RUN_SKIPPED
 failed_first_run=$RUN_FIRST_FAILED
 flaky_on_rerun=$RUN_FLAKY
 tests_failed=$RUN_FAILED
@@ -450,6 +452,7 @@ series=$(check_tree_rev)
 valgrind=$(valgrind --version)
 selection=$sel
 tests_run=$RUN_TESTS
+tests_skipped=$RUN_SKIPPED
 failed_first_run=$RUN_FIRST_FAILED
 flaky_on_rerun=$RUN_FLAKY
 tests_failed=$RUN_FAILED
