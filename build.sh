@@ -17,6 +17,8 @@ export TOP
 . "$TOP/scripts/regress.sh"
 # shellcheck source=scripts/bisect.sh
 . "$TOP/scripts/bisect.sh"
+# shellcheck source=scripts/check.sh
+. "$TOP/scripts/check.sh"
 
 usage() {
     cat <<EOF
@@ -30,6 +32,9 @@ usage: ./build.sh [VERB] [OPTIONS]
                              configure --enable-Werror and make -j\$(nproc)
   check [--base B | --ovs-src DIR] [-- TESTSUITEFLAGS...]
                              make check in the patched tree
+  check --sanitize|--valgrind [--base B | --ovs-src DIR] [-- SELECTION...]
+                             the tests under ASan+UBSan or valgrind, in a
+                             build of their own; result in bench/results/
   detect [--base B | --ovs-src DIR]
                              print version and which changes the tree has
   export [--base B]          regenerate patches/<base>/ from the tree's branch
@@ -49,7 +54,8 @@ EOF
 
 # parse_tree_opts VERB ALLOWED ARGS...: parse the tree options ALLOWED (a
 # list of --base --ovs-src --force --) into BASE, OVS_SRC, FORCE and REST
-# (what follows "--").  Anything else is an error: a typo such as
+# (what follows "--"), and --sanitize or --valgrind into CHECK_MODE.
+# Anything else is an error: a typo such as
 # --ovs-scr must not start a long build of the wrong tree.
 parse_tree_opts() {
     local verb=$1 allowed=" $2 " opt
@@ -57,11 +63,12 @@ parse_tree_opts() {
     BASE=$DEFAULT_BASE
     OVS_SRC=
     FORCE=0
+    CHECK_MODE=
     REST=()
     while [ $# -gt 0 ]; do
         opt=${1%%=*}
         case $1 in
-        --*=*|--base|--ovs-src|--force|--) ;;
+        --*=*|--base|--ovs-src|--force|--sanitize|--valgrind|--) ;;
         -*) die "$verb: unknown option '$1' (see ./build.sh --help)" ;;
         *) die "$verb: unexpected argument '$1' (see ./build.sh --help)" ;;
         esac
@@ -79,6 +86,10 @@ parse_tree_opts() {
             if [ "$opt" = --base ]; then BASE=${1#*=}; else OVS_SRC=${1#*=}; fi
             shift ;;
         --force) FORCE=1; shift ;;
+        --sanitize|--valgrind)
+            [ -z "$CHECK_MODE" ] || [ "$CHECK_MODE" = "${1#--}" ] ||
+                die "$verb: --sanitize and --valgrind exclude each other; run them one after the other"
+            CHECK_MODE=${1#--}; shift ;;
         --) shift; REST=("$@"); break ;;
         *) die "$verb: unknown option '$1' (see ./build.sh --help)" ;;
         esac
@@ -114,10 +125,14 @@ verb_build() {
 }
 
 verb_check() {
-    parse_tree_opts check "--base --ovs-src --" "$@"
-    log_start check
+    parse_tree_opts check "--base --ovs-src --sanitize --valgrind --" "$@"
+    log_start "check${CHECK_MODE:+-$CHECK_MODE}"
     resolve_tree
-    check_tree "$TREE" "${REST[@]}"
+    if [ -n "$CHECK_MODE" ]; then
+        check_checker "$CHECK_MODE" "${REST[@]}"
+    else
+        check_tree "$TREE" "${REST[@]}"
+    fi
 }
 
 verb_export() {

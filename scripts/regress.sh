@@ -238,6 +238,17 @@ report_rows() {
         echo "failed again, and on stock too|$(val flaky_on_stock_too)"
         echo "regressions against stock|$(val regressions)"
         ;;
+    sanitize)
+        echo "ASan+UBSan: tests run / failed|$(val tests_run) / $(val tests_failed)"
+        echo "ASan+UBSan: sanitizer findings|$(val sanitizer_findings)"
+        echo "ASan+UBSan: selection|$(val selection)"
+        ;;
+    valgrind)
+        echo "valgrind: tests run / failed|$(val tests_run) / $(val tests_failed)"
+        echo "valgrind: errors, definite leaks|$(val valgrind_errors), $(val definite_leak_records)"
+        echo "valgrind: findings not on stock|$(val findings_not_on_stock)"
+        echo "valgrind: selection|$(val selection)"
+        ;;
     *)
         # Other kinds: every key but kind, base and date.
         grep -vE '^(kind|base|date)=' "$f" | sed "s/^/$(val kind) /; s/=/|/"

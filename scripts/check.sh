@@ -1,0 +1,578 @@
+# shellcheck shell=bash disable=SC2153
+# (TREE, LOG and the like come from tree.sh and common.sh.)
+# ./build.sh check --sanitize and ./build.sh check --valgrind: the patched
+# tree under OVS's own checkers, in build directories of their own, with a
+# result file for ./build.sh report.  Source after common.sh, fetch.sh,
+# tree.sh and regress.sh (RESULTS, regress_key_lines).
+
+# What each checker runs unless "-- FLAGS" selects otherwise (-k ORs).
+SAN_SELECTION="-k json -k monitor -k ovsdb-data -k ovsdb-execute -k ovsdb-server -k ovsdb-idl -k library"
+VG_SELECTION="-k json -k monitor"
+
+# OVS's sanitizer build, as its .ci/linux-build.sh makes it for the
+# "clang, address,undefined" job; ASAN_OPTIONS as that job exports it
+# (tests/atlocal adds abort_on_error and log_path=sanitizers, and
+# UBSAN_OPTIONS with print_stacktrace, halt_on_error and the same path).
+SAN_CFLAGS="-g -O2 -fno-omit-frame-pointer -fno-common -fsanitize=address,undefined -Wno-error=unused-command-line-argument"
+SAN_ASAN_OPTIONS=detect_leaks=1
+
+# The sanitizer and valgrind reports a file holds, one line each.  ASan
+# and LeakSanitizer print "==PID==ERROR: ...Sanitizer: ..." once per
+# report (a leak report lists every leak under one header); UBSan prints
+# "FILE:LINE:COL: runtime error: ..." once per finding.
+SAN_REPORT_RE='==[0-9]+==ERROR: (Address|Leak|Memory|Thread)Sanitizer|: runtime error: '
+
+# san_count_reports FILE...: the number of sanitizer reports in FILEs.
+san_count_reports() {
+    [ $# -gt 0 ] || { echo 0; return; }
+    cat -- "$@" 2>/dev/null | grep -cE "$SAN_REPORT_RE" || true
+}
+
+# san_scan DIR: the sanitizer reports left in an autotest testsuite.dir.
+# Prints one "TEST_DIR<TAB>FILE<TAB>REPORTS" line for each file with a
+# report: the sanitizers.PID files tests/atlocal's log_path makes, and any
+# other file of a test (a daemon's stderr, its log) that holds a report;
+# not the test's own testsuite.log, which copies the sanitizers.* files.
+san_scan() {
+    local dir=$1 f n
+    [ -d "$dir" ] || return 0
+    while IFS= read -r -d '' f; do
+        n=$(san_count_reports "$f")
+        [ "$n" -eq 0 ] || printf '%s\t%s\t%s\n' "$(basename "$(dirname "$f")")" "$(basename "$f")" "$n"
+    done < <(find "$dir" -mindepth 2 -maxdepth 2 -type f ! -name testsuite.log -print0 |
+             xargs -0 -r grep -lZE "$SAN_REPORT_RE" 2>/dev/null || true)
+}
+
+# The testsuite's output has one result line per test, "N: TITLE  ok",
+# "... FAILED (F.at:L)", "... skipped (F.at:L)", "... expected failure
+# (F.at:L)" or "... UNEXPECTED PASS".  With -d (which check-valgrind
+# passes, and which keeps every test's directory) autotest writes no
+# tests/testsuite.log, so these read the output.
+SUITE_RESULT_RE='^ *[0-9]+: .*[^ ] +(ok|FAILED \(.*\)|skipped \(.*\)|expected failure( \(.*\))?|UNEXPECTED PASS)$'
+
+# suite_counts OUT: "RUN FAILED SKIPPED" from a testsuite's output.
+suite_counts() {
+    grep -E "$SUITE_RESULT_RE" "$1" |
+        awk '/ skipped \(/ { s++; next }
+             { r++ } / (FAILED \(|UNEXPECTED PASS$)/ { f++ }
+             END { print r + 0, f + 0, s + 0 }'
+}
+
+# suite_failed OUT: the numbers of the tests that failed in OUT.
+suite_failed() {
+    grep -E "$SUITE_RESULT_RE" "$1" | grep -E ' (FAILED \(.*\)|UNEXPECTED PASS)$' |
+        sed -E 's/^ *([0-9]+):.*/\1/' | sort -n | uniq
+}
+
+# suite_passed OUT N: test N passed in OUT.
+suite_passed() {
+    grep -E "$SUITE_RESULT_RE" "$1" | grep -qE "^ *$2: .* ok\$"
+}
+
+# check_workdir KIND: a build directory of its own for TREE under
+# build/check/, never TREE itself: for our managed tree a git worktree of
+# it at its branch (its HEAD: the applied series), for --ovs-src a copy of
+# the tree's files as they are (tracked and untracked, not ignored, for a
+# git checkout; everything but build products for a plain directory).
+# Sets WORK.
+check_workdir() {
+    local kind=$1 name
+    if [ "$MANAGED" = 1 ]; then
+        WORK="$BUILD/check/$kind-$SERIES_BASE"
+        local rev
+        rev=$(git_tree rev-parse HEAD)
+        if [ ! -e "$WORK/.git" ]; then
+            mkdir -p "$BUILD/check"
+            git_tree worktree prune
+            run git -C "$TREE" worktree add -f --detach "$WORK" "$rev" ||
+                die "cannot make a worktree of $TREE in $WORK"
+        fi
+        git -C "$WORK" checkout -q -f --detach "$rev" ||
+            die "cannot check out $rev in $WORK"
+        restore_packaging "$TREE" "$WORK" "$SERIES_BASE"
+        return 0
+    fi
+    name="$(basename "$TREE")-$(printf '%s' "$TREE" | sha256sum | cut -c1-8)"
+    WORK="$BUILD/check/$kind-src-$name"
+    check_snapshot "$TREE" "$WORK"
+}
+
+# check_snapshot TREE DEST: DEST becomes a copy of TREE's sources as they
+# are now.  Only reads TREE.  An unchanged file keeps its time stamp in
+# DEST, so that a rebuild there recompiles only what changed.
+check_snapshot() {
+    local tree=$1 dest=$2 list
+    mkdir -p "$dest"
+    list=$(mktemp "${TMPDIR:-/tmp}/ovs-json-perf-snap.XXXXXX")
+    if is_git_toplevel "$tree"; then
+        (cd "$tree" && git ls-files -z -c -o --exclude-standard) >"$list" ||
+            { rm -f "$list"; die "cannot list the files of $tree"; }
+        # Drop what git lists but the work tree no longer has (deleted).
+        (cd "$tree" && while IFS= read -r -d '' f; do
+            [ -e "$f" ] || [ -L "$f" ] && printf '%s\0' "$f"
+        done <"$list") >"$list.ok"
+        (cd "$tree" && tar -c --null -T "$list.ok" -f -) | (cd "$dest" && tar -x -p -f -) ||
+            { rm -f "$list" "$list.ok"; die "cannot copy $tree to $dest"; }
+        rm -f "$list.ok"
+    else
+        # Not what a build in the tree made: its objects and configuration
+        # are of other flags.
+        (cd "$tree" && tar -c -f - --exclude='*.o' --exclude='*.lo' --exclude='*.la' \
+            --exclude='*.a' --exclude=.libs --exclude=.deps --exclude=./Makefile \
+            --exclude=./config.status --exclude=./config.h --exclude=./config.log \
+            --exclude=./.ovs-json-perf-configure --exclude=./tests/testsuite.dir .) |
+            (cd "$dest" && tar -x -p -f -) ||
+            { rm -f "$list"; die "cannot copy $tree to $dest"; }
+    fi
+    rm -f "$list"
+}
+
+# check_configure DIR CC CFLAGS: boot.sh if needed, configure with
+# --enable-Werror (again, if the flags changed), and make.
+check_configure() {
+    local dir=$1 cc=$2 cflags=$3 want
+    use_ccache
+    if needs_boot "$dir"; then
+        stage "check: ./boot.sh in $dir"
+        (cd "$dir" && run ./boot.sh) || die "boot.sh failed in $dir"
+    fi
+    want="--enable-Werror PYTHON3=$PYTHON3 CC=$cc CFLAGS=$cflags"
+    if [ ! -f "$dir/Makefile" ] || [ "$(cat "$dir/.ovs-json-perf-configure" 2>/dev/null)" != "$want" ] ||
+       [ "$dir/configure" -nt "$dir/config.status" ]; then
+        stage "check: ./configure CC='$cc' CFLAGS='$cflags' --enable-Werror"
+        (cd "$dir" && run ./configure --enable-Werror "PYTHON3=$PYTHON3" "CC=$cc" "CFLAGS=$cflags") ||
+            die "configure failed in $dir (log $LOG)"
+        echo "$want" >"$dir/.ovs-json-perf-configure"
+    fi
+    stage "check: make -j$(nproc) in $dir"
+    (cd "$dir" && run make -j"$(nproc)") || die "make failed in $dir (log $LOG)"
+}
+
+# check_selection_flags ARGS...: the selection (the "-- FLAGS" given, or
+# DEFAULT) without any -j, which check adds.
+check_selection_flags() {
+    local default=$1 a out=()
+    shift
+    for a in "$@"; do
+        case $a in
+        -j*) ;;
+        *) out+=("$a") ;;
+        esac
+    done
+    if [ ${#out[@]} -eq 0 ]; then echo "$default"; else echo "${out[*]}"; fi
+}
+
+# check_run_suite DIR TARGET FLAGS: make TARGET in DIR with TESTSUITEFLAGS
+# FLAGS; the failed tests are run once more, on their own, and a test that
+# passes then is counted as flaky.  Sets RUN_TESTS, RUN_FAILED (after the
+# rerun; their numbers in RUN_FAILED_TESTS), RUN_FIRST_FAILED, RUN_FLAKY,
+# RUN_SKIPPED; the output is LOGS/PREFIX.out (and
+# PREFIX.rerun.out).  Calls "HOOK DIR first"
+# after the first run and "HOOK DIR rerun" after the rerun, to collect what
+# each left in testsuite.dir.
+check_run_suite() {
+    local dir=$1 target=$2 flags=$3 prefix=$4 hook=$5 out counts failed=() n
+    out="$LOGS/$prefix.out"
+    rm -rf "$dir/tests/testsuite.dir" "$dir/tests/testsuite.log"
+    stage "check: make $target TESTSUITEFLAGS='$flags' in $dir (long; output in $out)"
+    # shellcheck disable=SC2086
+    (cd "$dir" && make "$target" TESTSUITEFLAGS="$flags") >"$out" 2>&1 || true
+    cat "$out" >>"$LOG"
+    counts=$(suite_counts "$out")
+    read -r RUN_TESTS RUN_FIRST_FAILED RUN_SKIPPED <<<"$counts"
+    [ "$RUN_TESTS" -gt 0 ] || die "make $target ran no test with '$flags' (see $out)"
+    "$hook" "$dir" first
+    mapfile -t failed < <(suite_failed "$out")
+    RUN_FAILED=0 RUN_FLAKY=0 RUN_FAILED_TESTS=()
+    [ ${#failed[@]} -gt 0 ] || return 0
+    stage "check: ${#failed[@]} failed: ${failed[*]}; running them once more"
+    # shellcheck disable=SC2086
+    (cd "$dir" && make "$target" TESTSUITEFLAGS="${flags%%-[kj]*} ${failed[*]}") >"$LOGS/$prefix.rerun.out" 2>&1 || true
+    cat "$LOGS/$prefix.rerun.out" >>"$LOG"
+    "$hook" "$dir" rerun
+    for n in "${failed[@]}"; do
+        if suite_passed "$LOGS/$prefix.rerun.out" "$n"; then
+            RUN_FLAKY=$((RUN_FLAKY + 1))
+            echo "  test $n: passed when run again (flaky)"
+        else
+            RUN_FAILED=$((RUN_FAILED + 1))
+            RUN_FAILED_TESTS+=("$n")
+            echo "  test $n: failed again"
+        fi
+    done
+}
+
+# san_collect DIR: add the sanitizer reports in DIR's testsuite.dir to
+# LOGS/findings.txt (once each: the rerun keeps the other tests' files),
+# and copy each report file to LOGS/reports/.  A report of the first run
+# counts even if its test passes when run again.
+san_collect() {
+    local dir=$1 t f n
+    mkdir -p "$LOGS/reports"
+    while IFS=$'\t' read -r t f n; do
+        [ -n "$t" ] || continue
+        printf 'test %s: %s: %s report(s)\n' "$t" "$f" "$n" >>"$LOGS/findings.txt"
+        cp "$dir/tests/testsuite.dir/$t/$f" "$LOGS/reports/$t-$f"
+    done < <(san_scan "$dir/tests/testsuite.dir")
+    sort -u -o "$LOGS/findings.txt" "$LOGS/findings.txt"
+}
+
+# check_sanitize: build TREE (patched) with ASan and UBSan in WORK, run
+# the selection, record bench/results/sanitize-BASE-STAMP.summary.
+check_sanitize() {
+    local stamp sel findings rc=0 cc
+    stamp=$(date -u +%Y%m%dT%H%M%SZ)
+    need_build_deps
+    need_clang
+    check_workdir sanitize
+    LOGS="$BUILD/check/logs/sanitize-$SERIES_BASE-$stamp"
+    mkdir -p "$LOGS" "$RESULTS"
+    : >"$LOGS/findings.txt"
+    cc="ccache clang"
+    check_configure "$WORK" "$cc" "$SAN_CFLAGS"
+    sel=$(check_selection_flags "$SAN_SELECTION" "$@")
+    # -d keeps every test's directory, so that a report a daemon wrote
+    # after its test passed is seen too.
+    ASAN_OPTIONS=$SAN_ASAN_OPTIONS check_run_suite "$WORK" check \
+        "-d -j$(nproc) $sel" suite san_collect
+    findings=$(awk '{ n += $(NF - 1) } END { print n + 0 }' "$LOGS/findings.txt")
+    local result=pass
+    if [ "$findings" -ne 0 ] || [ "$RUN_FAILED" -ne 0 ]; then result=FAIL; rc=1; fi
+    SUMMARY="$RESULTS/sanitize-$SERIES_BASE-$stamp.summary"
+    cat >"$SUMMARY" <<EOF
+kind=sanitize
+base=$SERIES_BASE
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+tree=$(check_tree_name)
+series=$(check_tree_rev)
+compiler=$(clang --version | sed -n 1p)
+cflags=$SAN_CFLAGS
+asan_options=$SAN_ASAN_OPTIONS (plus tests/atlocal's)
+selection=$sel
+tests_run=$RUN_TESTS
+tests_skipped=$RUN_SKIPPED
+failed_first_run=$RUN_FIRST_FAILED
+flaky_on_rerun=$RUN_FLAKY
+tests_failed=$RUN_FAILED
+sanitizer_findings=$findings
+result=$result
+logs=${LOGS#"$TOP"/}
+EOF
+    if [ "$findings" -ne 0 ]; then
+        echo "sanitizer reports:"
+        sed 's/^/  /' "$LOGS/findings.txt"
+        grep -hE "$SAN_REPORT_RE|^ +#[0-9]+ " "$LOGS"/reports/* 2>/dev/null | awk 'NR <= 30 { print "  | " $0 }'
+    fi
+    sed 's/^/  /' "$SUMMARY"
+    stage "check: result in $SUMMARY (logs in $LOGS)"
+    [ $rc -eq 0 ] || die "check --sanitize: $RUN_FAILED failed tests, $findings sanitizer reports (see $LOGS)"
+    stage "check --sanitize: passed, no sanitizer report"
+}
+
+# The commit checked: our tree's (the applied series), or the user's
+# HEAD, "-dirty" if the tree had uncommitted changes, or "plain tree".
+check_tree_rev() {
+    if [ "$MANAGED" = 1 ]; then
+        git -C "$WORK" rev-parse --short HEAD
+    elif is_git_toplevel "$TREE"; then
+        echo "$(git -C "$TREE" rev-parse --short HEAD)$(git -C "$TREE" diff --quiet HEAD -- 2>/dev/null || echo -dirty)"
+    else
+        echo "plain tree"
+    fi
+}
+
+check_tree_name() {
+    if [ "$MANAGED" = 1 ]; then echo "build/ovs-$SERIES_BASE"; else echo "$TREE"; fi
+}
+
+# Valgrind: what a log of "valgrind --log-file=valgrind.%p" says.
+
+# vg_errors FILE...: the memory errors (invalid reads and writes, use of
+# uninitialised values, bad frees...) of the logs: each log's "ERROR
+# SUMMARY: N errors" less its leak records, which valgrind counts there
+# too (--leak-check=full: one error per definite or possible leak).
+vg_errors() {
+    local f n=0 e l
+    for f in "$@"; do
+        e=$(sed -nE 's/^==[0-9]+== ERROR SUMMARY: ([0-9]+) errors.*/\1/p' "$f" | awk '{ n += $1 } END { print n + 0 }')
+        l=$(grep -cE 'are (definitely|possibly) lost in loss record' "$f" || true)
+        n=$((n + (e > l ? e - l : 0)))
+    done
+    echo "$n"
+}
+
+# vg_error_sigs FILE...: one line per memory error: its kind and the
+# functions of the top of its stack ("Invalid read of size 1<json_string<
+# main"), which do not change between builds the way addresses do.
+vg_error_sigs() {
+    [ $# -gt 0 ] || return 0
+    awk '
+        function flush() { if (sig != "") print sig; sig = ""; n = 0 }
+        /^==[0-9]+== (Invalid (read|write|free)|Conditional jump|Use of uninitialised|Syscall param|Mismatched free|Source and destination overlap|Argument .* of function|Jump to the invalid)/ {
+            flush(); sig = $0; sub(/^==[0-9]+== /, "", sig); sub(/ at 0x[0-9A-Fa-f]+/, "", sig); next
+        }
+        sig != "" && /^==[0-9]+== +(at|by) 0x/ {
+            if (n < 4) { fn = $0; sub(/.*: /, "", fn); sub(/ \(.*/, "", fn); sig = sig "<" fn; n++ }
+            next
+        }
+        sig != "" { flush() }
+        END { flush() }
+    ' "$@"
+}
+
+# vg_possible FILE...: the number of possible-leak records (reported, not
+# failed: a daemon that a test kills with a signal leaves some).
+vg_possible() {
+    [ $# -gt 0 ] || { echo 0; return; }
+    cat -- "$@" | grep -cE 'are possibly lost in loss record' || true
+}
+
+# vg_definite FILE: one line per definite leak record: "BYTES<TAB>BLOCKS<TAB>
+# OWNER<TAB>FILES<TAB>SIGNATURE".  FILES are the source files of its
+# stack, OWNER the first of them that is not an allocation wrapper
+# (lib/util.c, xmalloc and friends) and SIGNATURE the functions of the
+# stack, which do not change between builds the way addresses do.
+vg_definite() {
+    awk '
+        function flush() {
+            if (inrec) {
+                if (owner == "") owner = (first != "" ? first : "?")
+                printf "%s\t%s\t%s\t%s\t%s\n", bytes, blocks, owner, files, sig
+            }
+            inrec = 0
+        }
+        /are definitely lost in loss record/ {
+            flush()
+            line = $0; sub(/^==[0-9]+== */, "", line)
+            split(line, w, " ")
+            bytes = w[1]; gsub(/,/, "", bytes); sub(/\(.*/, "", bytes)
+            blocks = line; sub(/.* bytes in /, "", blocks); sub(/ blocks? .*/, "", blocks)
+            inrec = 1; owner = ""; first = ""; files = ""; sig = ""
+            next
+        }
+        inrec && /^==[0-9]+== +(at|by) 0x/ {
+            fn = $0; sub(/.*: /, "", fn); f = fn; sub(/ \(.*/, "", fn)
+            sig = sig (sig == "" ? "" : "<") fn
+            if (match(f, /\(([^():]+\.[ch]):[0-9]+\)$/)) {
+                src = substr(f, RSTART + 1, RLENGTH - 2); sub(/:[0-9]+$/, "", src)
+                if (index(" " files " ", " " src " ") == 0) files = files (files == "" ? "" : " ") src
+                if (first == "") first = src
+                if (owner == "" && src !~ /^(util|vg_replace_malloc)\.c$/) owner = src
+            }
+            next
+        }
+        inrec && /^==[0-9]+== *$/ { flush() }
+        END { flush() }
+    ' "$1"
+}
+
+# vg_scan DIR: for the valgrind.* files under an autotest testsuite.dir,
+# one line per file with errors or definite leaks: "TEST<TAB>FILE<TAB>
+# ERRORS<TAB>DEFINITE_RECORDS", and the records in LOGS/leaks.txt as
+# "TEST<TAB>FILE<TAB>" + vg_definite's line.
+vg_scan() {
+    local dir=$1 f t e d
+    [ -d "$dir" ] || return 0
+    local recs
+    while IFS= read -r -d '' f; do
+        t=$(basename "$(dirname "$f")")
+        e=$(vg_errors "$f")
+        recs=$(vg_definite "$f")
+        d=0
+        if [ -n "$recs" ]; then
+            d=$(wc -l <<<"$recs")
+            awk -v p="$t\t$(basename "$f")\t" '{ print p $0 }' <<<"$recs" >>"$LOGS/leaks.txt"
+        fi
+        [ "$e" -eq 0 ] && [ "$d" -eq 0 ] || printf '%s\t%s\t%s\t%s\n' "$t" "$(basename "$f")" "$e" "$d"
+    done < <(find "$dir" -mindepth 2 -maxdepth 2 -type f -name 'valgrind.*' -print0 | sort -z)
+}
+
+# vg_collect DIR first|rerun: the findings of the first run (every test of
+# the selection) into LOGS, with a copy of each valgrind log that has one.
+vg_collect() {
+    local dir=$1 t f
+    [ "$2" = first ] || return 0
+    : >"$LOGS/leaks.txt"
+    vg_scan "$dir/tests/testsuite.dir" >"$LOGS/findings.txt"
+    mkdir -p "$LOGS/reports"
+    while IFS=$'\t' read -r t f _; do
+        cp "$dir/tests/testsuite.dir/$t/$f" "$LOGS/reports/$t-$f"
+    done <"$LOGS/findings.txt"
+}
+
+# The files the series changes in TREE: a leak whose stack has one of them
+# is in code the series touches.
+series_files() {
+    git -C "$WORK" diff --name-only "base/$SERIES_BASE" HEAD 2>/dev/null | grep -E '\.[ch]$' || true
+}
+
+# check_valgrind: make check-valgrind on the selection in a worktree of
+# the patched TREE (built as ./build.sh build builds it); if it finds
+# anything, the same tests on stock, to tell what the series brought.
+check_valgrind() {
+    local stamp sel rc=0
+    stamp=$(date -u +%Y%m%dT%H%M%SZ)
+    need_build_deps
+    need_pkgs valgrind
+    check_workdir valgrind
+    LOGS="$BUILD/check/logs/valgrind-$SERIES_BASE-$stamp"
+    mkdir -p "$LOGS" "$RESULTS"
+    set_ovs_gcc "$WORK"
+    check_configure "$WORK" "ccache $OVS_GCC" "-g -O2"
+    sel=$(check_selection_flags "$VG_SELECTION" "$@")
+    check_run_suite "$WORK" check-valgrind "-j$(nproc) $sel" suite vg_collect
+    local errors leaks bytes touched=0 stock_same=0 new=0 files
+    errors=$(awk -F'\t' '{ n += $3 } END { print n + 0 }' "$LOGS/findings.txt")
+    local possible vlogs=()
+    mapfile -t vlogs < <(find "$WORK/tests/testsuite.dir" -name 'valgrind.*')
+    possible=$(vg_possible "${vlogs[@]}")
+    leaks=$(wc -l <"$LOGS/leaks.txt")
+    bytes=$(awk -F'\t' '{ n += $3 } END { print n + 0 }' "$LOGS/leaks.txt")
+    files=$(series_files)
+    # Leaks by owner file, and whether a stack passes through the series.
+    cut -f5 "$LOGS/leaks.txt" | sort | uniq -c | sort -rn >"$LOGS/leaks-by-file.txt"
+    if [ "$leaks" -gt 0 ]; then
+        touched=$(awk -F'\t' -v fl="$files" 'BEGIN { n = split(fl, a, "\n"); for (i = 1; i <= n; i++) { b = a[i]; sub(/.*\//, "", b); s[b] = 1 } }
+            { m = split($6, g, " "); for (i = 1; i <= m; i++) if (g[i] in s) { c++; break } } END { print c + 0 }' "$LOGS/leaks.txt")
+    fi
+    FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=0
+    if [ "$errors" -gt 0 ] || [ "$leaks" -gt 0 ] || [ "$RUN_FAILED" -gt 0 ]; then
+        vg_stock
+        stock_same=$STOCK_SAME new=$STOCK_NEW
+    fi
+    local result=pass
+    if [ "$FAILED_NOT_ON_STOCK" -ne 0 ] || [ "$new" -ne 0 ]; then result=FAIL; rc=1; fi
+    SUMMARY="$RESULTS/valgrind-$SERIES_BASE-$stamp.summary"
+    cat >"$SUMMARY" <<EOF
+kind=valgrind
+base=$SERIES_BASE
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+tree=$(check_tree_name)
+series=$(check_tree_rev)
+valgrind=$(valgrind --version)
+selection=$sel
+tests_run=$RUN_TESTS
+tests_skipped=$RUN_SKIPPED
+failed_first_run=$RUN_FIRST_FAILED
+flaky_on_rerun=$RUN_FLAKY
+tests_failed=$RUN_FAILED
+tests_failed_on_stock_too=$FAILED_ON_STOCK
+valgrind_logs=$(find "$WORK/tests/testsuite.dir" -name 'valgrind.*' | wc -l)
+valgrind_errors=$errors
+possible_leak_records=$possible
+definite_leak_records=$leaks
+definite_leak_bytes=$bytes
+definite_leaks_by_file=$(awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $2, $1 }' "$LOGS/leaks-by-file.txt")
+definite_leaks_in_series_files=$touched
+findings_also_on_stock=$stock_same
+findings_not_on_stock=$new
+result=$result
+logs=${LOGS#"$TOP"/}
+EOF
+    sed 's/^/  /' "$SUMMARY"
+    stage "check: result in $SUMMARY (logs in $LOGS)"
+    [ $rc -eq 0 ] || die "check --valgrind: $FAILED_NOT_ON_STOCK tests failed on patched only, $new findings not on stock (see $LOGS/stock-compare.txt)"
+    stage "check --valgrind: passed"
+}
+
+# vg_stock: the patched tests with findings, or that failed twice, run
+# by title on stock BASE with check-valgrind.  A memory error is on stock
+# too if stock shows the same signature in those tests, a definite leak if
+# the same test on stock has a leak with the same signature, a failed test
+# if it fails on stock too.  Sets STOCK_SAME and STOCK_NEW (findings),
+# FAILED_ON_STOCK and FAILED_NOT_ON_STOCK (tests); LOGS/stock-compare.txt
+# says which is which.
+vg_stock() {
+    local stock="$BUILD/check/valgrind-stock-$SERIES_BASE" t keys skeys nums=() k n
+    local plogs="$LOGS" slogs="$LOGS/stock" pt st sig f
+    STOCK_SAME=0 STOCK_NEW=0 FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=0
+    : >"$LOGS/stock-compare.txt"
+    if ! git -C "$WORK" rev-parse -q --verify "base/$SERIES_BASE" >/dev/null; then
+        STOCK_NEW=$(($(wc -l <"$LOGS/leaks.txt") + $(awk -F'\t' '{ n += $3 } END { print n + 0 }' "$LOGS/findings.txt")))
+        FAILED_NOT_ON_STOCK=$RUN_FAILED
+        echo "no stock base/$SERIES_BASE to compare with: every finding counts" | tee -a "$LOGS/stock-compare.txt"
+        return 0
+    fi
+    if [ ! -e "$stock/.git" ]; then
+        git -C "$WORK" worktree prune
+        run git -C "$WORK" worktree add -f --detach "$stock" "base/$SERIES_BASE" ||
+            die "cannot make a stock worktree in $stock"
+    fi
+    git -C "$stock" checkout -q -f --detach "base/$SERIES_BASE"
+    restore_packaging "$TREE" "$stock" "$SERIES_BASE" 2>/dev/null || true
+    check_configure "$stock" "ccache $OVS_GCC" "-g -O2"
+    keys=$(regress_key_lines "$WORK")
+    skeys=$(regress_key_lines "$stock")
+    : >"$LOGS/stock-map.txt"
+    while read -r t; do
+        [ -n "$t" ] || continue
+        k=$(awk -F'\t' -v n="$((10#$t))" '$1 == n { print $2; exit }' <<<"$keys")
+        n=$(awk -F'\t' -v k="$k" '$2 == k { print $1; exit }' <<<"$skeys")
+        if [ -n "$n" ]; then
+            nums+=("$n")
+            printf '%s\t%s\t%s\n' "$((10#$t))" "$n" "$k" >>"$LOGS/stock-map.txt"
+        fi
+    done < <({ cut -f1 "$LOGS/findings.txt"; printf '%s\n' "${RUN_FAILED_TESTS[@]}"; } | sed '/^$/d' | sort -un)
+    mkdir -p "$slogs"
+    : >"$slogs/leaks.txt"
+    : >"$slogs/findings.txt"
+    : >"$slogs/error-sigs.txt"
+    : >"$slogs/suite.out"
+    if [ ${#nums[@]} -gt 0 ]; then
+        stage "check: ${#nums[@]} of those tests on stock $SERIES_BASE: ${nums[*]}"
+        rm -rf "$stock/tests/testsuite.dir"
+        (cd "$stock" && make check-valgrind TESTSUITEFLAGS="-j$(nproc) ${nums[*]}") >"$slogs/suite.out" 2>&1 || true
+        cat "$slogs/suite.out" >>"$LOG"
+        LOGS=$slogs
+        vg_scan "$stock/tests/testsuite.dir" >"$LOGS/findings.txt"
+        LOGS=$plogs
+        mapfile -t f < <(find "$stock/tests/testsuite.dir" -name 'valgrind.*')
+        [ ${#f[@]} -eq 0 ] || vg_error_sigs "${f[@]}" | sort -u >"$slogs/error-sigs.txt"
+    fi
+    # Memory errors, by signature.
+    # shellcheck disable=SC2129
+    while IFS=$'\t' read -r pt f _; do
+        vg_error_sigs "$LOGS/reports/$pt-$f"
+    done <"$LOGS/findings.txt" | while IFS= read -r sig; do
+        if grep -qxF "$sig" "$slogs/error-sigs.txt"; then
+            echo "error also on stock: $sig"
+        else
+            echo "error NOT on stock: $sig"
+        fi
+    done >>"$LOGS/stock-compare.txt"
+    # Definite leaks, by test and signature.
+    while IFS=$'\t' read -r pt _ _ _ _ _ sig; do
+        st=$(awk -F'\t' -v t="$((10#$pt))" '$1 == t { print $2; exit }' "$LOGS/stock-map.txt")
+        if [ -n "$st" ] && awk -F'\t' -v t="$st" -v s="$sig" '$1 + 0 == t && $7 == s { f = 1 } END { exit !f }' "$slogs/leaks.txt"; then
+            echo "definite leak also on stock: test $((10#$pt)): $sig"
+        else
+            echo "definite leak NOT on stock: test $((10#$pt)): $sig"
+        fi
+    done <"$LOGS/leaks.txt" >>"$LOGS/stock-compare.txt"
+    # Failed tests.
+    for pt in "${RUN_FAILED_TESTS[@]}"; do
+        st=$(awk -F'\t' -v t="$pt" '$1 == t { print $2; exit }' "$LOGS/stock-map.txt")
+        if [ -n "$st" ] && ! suite_passed "$slogs/suite.out" "$st"; then
+            FAILED_ON_STOCK=$((FAILED_ON_STOCK + 1))
+            echo "test $pt fails on stock too (stock test $st)"
+        else
+            FAILED_NOT_ON_STOCK=$((FAILED_NOT_ON_STOCK + 1))
+            echo "test $pt fails on patched only"
+        fi
+    done >>"$LOGS/stock-compare.txt"
+    STOCK_SAME=$(grep -c 'also on stock' "$LOGS/stock-compare.txt" || true)
+    STOCK_NEW=$(grep -c 'NOT on stock' "$LOGS/stock-compare.txt" || true)
+    sed 's/^/  /' "$LOGS/stock-compare.txt"
+}
+
+# check_checker MODE ARGS...: ./build.sh check --sanitize|--valgrind.
+check_checker() {
+    local mode=$1
+    shift
+    RESULTS=${RESULTS:-"$TOP/bench/results"}
+    [ "$MANAGED" = 0 ] || apply_series "$TREE"
+    case $mode in
+    sanitize) check_sanitize "$@" ;;
+    valgrind) check_valgrind "$@" ;;
+    esac
+}
