@@ -155,7 +155,7 @@ report() {
             newest[$b/$k]=$f
         fi
     done
-    kinds="regress bisect sanitize valgrind fuzz"
+    kinds="regress bisect sanitize valgrind fuzz fuzz-longest"
     for base in $SUPPORTED_BASES; do
         echo "== OVS $base =="
         printf '%-38s %-18s %-20s %s\n' figure value date file
@@ -187,6 +187,18 @@ report_rows() {
         echo "tests failed (stock / patched)|$(val stock_failed) / $(val patched_failed)"
         echo "failed only patched, flaky on rerun|$(val failed_only_patched), $(val flaky_on_rerun)"
         echo "regressions against stock|$(val regressions)"
+        ;;
+    fuzz|fuzz-longest)
+        # Per target: executions, seconds, crashes (scripts/fuzz.sh).
+        local t
+        sed -n 's/_executions=.*//p' "$f" | while read -r t; do
+            if [ "$(val kind)" = fuzz ]; then
+                printf 'fuzz %s|' "${t//_/-}"
+            else
+                printf 'longest fuzz %s (%s)|' "${t//_/-}" "$(val "${t}_date")"
+            fi
+            echo "$(val "${t}_executions") executions, $(val "${t}_seconds") s, $(val "${t}_crashes") crashes"
+        done
         ;;
     *)
         # Other kinds: every key but kind, base and date.
