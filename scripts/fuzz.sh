@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # ./build.sh fuzz: libFuzzer targets over the json code, per base.
 #
-#   scripts/fuzz.sh [--base B] [--target lib-json|ovs-json|diff|all]
+#   scripts/fuzz.sh [--base B] [--target lib-json|ovs-json|diff|all]...
 #                   [--no-record] [--plant-bug] [SECONDS]
 #
-# Targets (default all, each for SECONDS, default 600):
+# Targets (default all; --target may be repeated or take a comma-separated
+# list), each run for SECONDS (default 600):
 #   lib-json  lib-json's own target, tests/lib-json/fuzz-json.c (parse,
 #             serialize, reparse, compare), in build/lib-json/fuzz/.
 #   ovs-json  OVS's oss-fuzz target tests/oss-fuzz/json_parser_target.c,
@@ -51,6 +52,7 @@ parse_args() {
     SECONDS_WANTED=600
     RECORD=1
     PLANT=0
+    TARGETS_GIVEN=0
     local have_seconds=0
     while [ $# -gt 0 ]; do
         case $1 in
@@ -87,11 +89,20 @@ set_opt() {
         is_supported_base "$2" || usage_error "unsupported base '$2' (have: $SUPPORTED_BASES)"
         BASE=$2 ;;
     --target)
-        case $2 in
-        lib-json|ovs-json|diff) TARGETS=$2 ;;
-        all) TARGETS="lib-json ovs-json diff" ;;
-        *) usage_error "unknown target '$2'" ;;
-        esac ;;
+        # Repeated, or comma-separated: the targets named, in this order.
+        local t
+        [ "$TARGETS_GIVEN" -eq 1 ] || TARGETS=
+        TARGETS_GIVEN=1
+        for t in ${2//,/ }; do
+            case $t in
+            lib-json|ovs-json|diff) ;;
+            all) t="lib-json ovs-json diff" ;;
+            *) usage_error "unknown target '$t'" ;;
+            esac
+            TARGETS="$TARGETS $t"
+        done
+        TARGETS=$(tr ' ' '\n' <<<"$TARGETS" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
+        TARGETS=${TARGETS% } ;;
     esac
 }
 
