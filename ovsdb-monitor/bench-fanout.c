@@ -11,6 +11,13 @@
  * Under valgrind --tool=callgrind --instr-atstart=no, only the measured
  * section is instrumented (CALLGRIND_START/STOP_INSTRUMENTATION).
  *
+ * With --groups G, client i is conditional (monitor_cond_since only): it
+ * monitors the logical flows of table (i mod G), and every port binding,
+ * so that the clients form G groups of identical conditions.
+ *
+ * Every client uses the same monitor id, as ovsdb-idl clients of one
+ * database do (["monid", <database name>]), unless --ids distinct.
+ *
  * Prints one line of key=value pairs. */
 
 #include <getopt.h>
@@ -45,9 +52,10 @@ rnd(void)
 static void
 usage(void)
 {
-    printf("usage: bench-fanout [--mode no-cache|json-cache|serialized-cache]"
-           "\n       [--clients N] [--txns K] [--rows R] [--batch B]"
-           " [--version 1|2|3|mix]\n");
+    printf("usage: bench-fanout [--mode no-cache|json-cache|serialized-cache"
+           "|shared|shared-cond]\n       [--clients N] [--txns K] [--rows R]"
+           " [--batch B] [--version 1|2|3|mix]\n       [--ids same|distinct]"
+           " [--groups G]\n");
 }
 
 static void
@@ -136,6 +144,8 @@ main(int argc, char *argv[])
     enum om_cache_mode mode = OM_CACHE_SERIALIZED;
     long n_clients = 10, n_txns = 5, n_rows = 2000, batch = 50;
     const char *version = "3";
+    bool distinct_ids = false;
+    long n_groups = 0;
     static const struct option options[] = {
         { "mode", required_argument, NULL, 'm' },
         { "clients", required_argument, NULL, 'c' },
@@ -143,6 +153,8 @@ main(int argc, char *argv[])
         { "rows", required_argument, NULL, 'r' },
         { "batch", required_argument, NULL, 'b' },
         { "version", required_argument, NULL, 'v' },
+        { "ids", required_argument, NULL, 'i' },
+        { "groups", required_argument, NULL, 'g' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -168,6 +180,14 @@ main(int argc, char *argv[])
             }
             version = optarg;
             break;
+        case 'g': n_groups = parse_num(optarg, 0, 30, "--groups"); break;
+        case 'i':
+            if (strcmp(optarg, "same") && strcmp(optarg, "distinct")) {
+                fprintf(stderr, "bench-fanout: bad --ids '%s'\n", optarg);
+                return 2;
+            }
+            distinct_ids = !strcmp(optarg, "distinct");
+            break;
         case 'h':
             usage();
             return 0;
@@ -175,6 +195,10 @@ main(int argc, char *argv[])
             usage();
             return 2;
         }
+    }
+    if (n_groups && strcmp(version, "3") && strcmp(version, "2")) {
+        fprintf(stderr, "bench-fanout: --groups needs --version 2 or 3\n");
+        return 2;
     }
     if (optind != argc) {
         fprintf(stderr, "bench-fanout: unexpected argument '%s'\n",
@@ -233,8 +257,25 @@ main(int argc, char *argv[])
                              ? (enum om_version) (i % 3)
                              : (enum om_version) (version[0] - '1'));
         char id[32];
-        snprintf(id, sizeof id, "sb-%ld", i);
-        clients[i] = om_client_create(mon, v, id, NULL, NULL, NULL);
+        if (distinct_ids) {
+            snprintf(id, sizeof id, "sb-%ld", i);
+        } else {
+            snprintf(id, sizeof id, "monid-OVN_Southbound");
+        }
+        struct om_condition *cond = NULL;
+        if (n_groups) {
+            struct json *table_id = json_integer_create(i % n_groups);
+            cond = om_condition_create();
+            om_condition_add_equal(cond, "Logical_Flow", "table_id",
+                                   table_id);
+            om_condition_add_bool(cond, "Port_Binding", true);
+            json_destroy(table_id);
+        }
+        clients[i] = om_client_create(mon, v, id, cond, NULL, NULL);
+        om_condition_destroy(cond);
+        if (!clients[i]) {
+            die("cannot create a client");
+        }
         if (i) {
             om_client_set_keep_output(clients[i], false);
         }
@@ -300,9 +341,8 @@ main(int argc, char *argv[])
         hash = (hash ^ (unsigned char) out[i]) * 1099511628211u;
     }
 
-    /* Every client must have received the same number of bytes (the
-     * monitor ids have the same length for clients 10..99 only, so compare
-     * each with the count expected from its id length). */
+    /* Bytes received per client (with distinct monitor ids, their lengths
+     * differ). */
     uint64_t min_b = UINT64_MAX, max_b = 0;
     for (long i = 0; i < n_clients; i++) {
         uint64_t b = om_client_bytes(clients[i]);
@@ -313,7 +353,7 @@ main(int argc, char *argv[])
     CALLGRIND_DUMP_STATS_AT("updates");
     const struct om_counters *c = om_monitor_counters(mon);
     printf("mode=%s clients=%ld txns=%ld rows=%ld batch=%ld version=%s "
-           "init_compositions=%" PRIu64 " init_serializations=%" PRIu64
+           "groups=%ld init_compositions=%" PRIu64 " init_serializations=%" PRIu64
            " init_bytes_sent=%" PRIu64 " init_bytes_verbatim=%" PRIu64
            " init_wall_ns=%" PRIu64
            " compositions=%" PRIu64 " serializations=%" PRIu64
@@ -321,13 +361,20 @@ main(int argc, char *argv[])
            " cache_misses=%" PRIu64 " messages=%" PRIu64
            " bytes_sent=%" PRIu64 " bytes_verbatim=%" PRIu64
            " client_bytes_min=%" PRIu64 " client_bytes_max=%" PRIu64
+           " init_buffers=%" PRIu64 " init_bytes_buffered=%" PRIu64
+           " buffers=%" PRIu64 " bytes_buffered=%" PRIu64
+           " notifications_serialized=%" PRIu64
+           " notifications_shared=%" PRIu64 " ids=%s"
            " checksum=%016" PRIx64 " wall_ns=%" PRIu64 "\n",
            om_cache_mode_name(mode), n_clients, n_txns, n_rows, batch,
-           version, init_counters.compositions, init_counters.serializations,
+           version, n_groups, init_counters.compositions, init_counters.serializations,
            init_counters.bytes_sent, init_counters.bytes_verbatim,
            wall_initial, c->compositions, c->serializations,
            c->bytes_serialized, c->cache_hits, c->cache_misses, c->messages,
-           c->bytes_sent, c->bytes_verbatim, min_b, max_b, hash,
+           c->bytes_sent, c->bytes_verbatim, min_b, max_b,
+           init_counters.buffers, init_counters.bytes_buffered, c->buffers,
+           c->bytes_buffered, c->notifications_serialized,
+           c->notifications_shared, distinct_ids ? "distinct" : "same", hash,
            wall_updates);
 
     om_db_destroy(db);

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# In-process fan-out benchmark of the ovsdb-monitor model: the three cache
-# modes (no-cache, json-cache, serialized-cache) for 1, 10, 100 and 1000
-# monitor_cond_since clients.  For each it prints the work counters,
-# callgrind instruction counts of the fan-out (initial replies, then the
-# updates of K transactions) and medians of the wall time of the same
-# sections over several native runs, interleaved mode by mode.
+# In-process fan-out benchmark of the ovsdb-monitor model: the cache modes
+# (no-cache, json-cache, serialized-cache, shared, shared-cond) for 1, 10,
+# 100 and 1000 monitor_cond_since clients.  For each it prints the work
+# counters (compositions, serializations, message buffers made and their
+# bytes), callgrind instruction counts of the fan-out (initial replies,
+# then the updates of K transactions) and medians of the wall time of the
+# same sections over several native runs, interleaved mode by mode.
 #
 # usage: ovsdb-monitor/bench-fanout.sh [--clients "1 10 100 1000"]
+#            [--modes "no-cache json-cache ..."] [--groups G]
 #            [--reps 5] [--rows 200] [--batch 40] [--txns 5]
 #            [--version 1|2|3|mix] [--no-callgrind] [--out DIR]
 #
-# Same as `make -C ovsdb-monitor bench`.  Exits non-zero if the modes did
-# not deliver the same bytes.
+# The first mode is the reference of the "vs" columns.  --groups G makes
+# the clients conditional, in G groups of identical conditions.  Same as
+# `make -C ovsdb-monitor bench`.  Exits non-zero if the modes did not
+# deliver the same bytes.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,10 +31,11 @@ TXNS=5
 VERSION=3
 CALLGRIND=yes
 OUT=""
-MODES="no-cache json-cache serialized-cache"
+MODES="no-cache json-cache serialized-cache shared shared-cond"
+NGROUPS=0
 
 usage() {
-    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 is_uint() {
@@ -40,6 +45,8 @@ is_uint() {
 while [ $# -gt 0 ]; do
     case $1 in
     --clients) CLIENTS=${2:?--clients needs a value}; shift 2 ;;
+    --modes) MODES=${2:?--modes needs a value}; shift 2 ;;
+    --groups) NGROUPS=${2:?--groups needs a value}; shift 2 ;;
     --reps) REPS=${2:?--reps needs a value}; shift 2 ;;
     --rows) ROWS=${2:?--rows needs a value}; shift 2 ;;
     --batch) BATCH=${2:?--batch needs a value}; shift 2 ;;
@@ -55,10 +62,19 @@ for n in $CLIENTS; do
     is_uint "$n" && [ "$n" -ge 1 ] || die "--clients: '$n' is not a positive number"
 done
 [ -n "$CLIENTS" ] || die "--clients: empty list"
-for v in "$REPS" "$ROWS" "$BATCH" "$TXNS"; do
+[ -n "$MODES" ] || die "--modes: empty list"
+for m in $MODES; do
+    case $m in
+    no-cache|json-cache|serialized-cache|shared|shared-cond) ;;
+    *) die "--modes: unknown mode '$m'" ;;
+    esac
+done
+REF=${MODES%% *}
+for v in "$REPS" "$ROWS" "$BATCH" "$TXNS" "$NGROUPS"; do
     is_uint "$v" || die "'$v' is not a number"
 done
 [ "$REPS" -ge 1 ] || die "--reps must be at least 1"
+[ "$NGROUPS" -le 30 ] || die "--groups must be 0 to 30"
 case $VERSION in 1|2|3|mix) ;; *) die "--version: expected 1, 2, 3 or mix" ;; esac
 
 log_start bench-ovsdb-monitor
@@ -75,7 +91,8 @@ stage "build bench-fanout (-O2 -g) in $OBJ"
 run make -C "$TOP/ovsdb-monitor" -j2 O="$OBJ" "$BIN" ||
     die "build failed (log: $LOG)"
 
-ARGS=(--rows "$ROWS" --batch "$BATCH" --txns "$TXNS" --version "$VERSION")
+ARGS=(--rows "$ROWS" --batch "$BATCH" --txns "$TXNS" --version "$VERSION"
+      --groups "$NGROUPS")
 RES="$OUT/raw-$(date +%Y%m%d-%H%M%S).txt"
 : >"$RES"
 
@@ -134,11 +151,11 @@ echo "raw results: $RES" | tee -a "$LOG"
 
 # --- Same bytes in every mode, or the comparison means nothing.
 for n in $CLIENTS; do
-    ref=${LINE[$n,no-cache]}
+    ref=${LINE[$n,$REF]}
     for m in $MODES; do
         for k in init_bytes_sent bytes_sent checksum messages; do
             [ "$(kv $k "${LINE[$n,$m]}")" = "$(kv $k "$ref")" ] ||
-                die "$n clients: $m and no-cache differ in $k"
+                die "$n clients: $m and $REF differ in $k"
         done
     done
 done
@@ -152,7 +169,7 @@ ratio() {
 
 # table SECTION: one table for "init" (initial replies) or "upd" (updates).
 table() {
-    local sect=$1 n m line comp ser sent verb ir w ref_ir ref_w pre
+    local sect=$1 n m line comp ser sent buf bbuf ir w ref_ir ref_w pre
     if [ "$sect" = init ]; then
         pre=init_
         echo "Initial replies: N clients join a database of $ROWS logical flows"
@@ -160,27 +177,28 @@ table() {
         pre=""
         echo "Updates: $TXNS transactions of ~$BATCH rows each, fanned out to N clients"
     fi
-    printf '%7s  %-16s %6s %6s %12s %12s %14s %10s %8s %10s %8s\n' \
-        clients mode compose serial "bytes sent" verbatim \
-        "Ir (callgrind)" "Ir/client" "vs none" "wall ms" "vs none"
+    printf '%7s  %-16s %6s %6s %7s %12s %12s %14s %10s %7s %9s %7s\n' \
+        clients mode compose serial buffers "bytes buffer" "bytes sent" \
+        "Ir (callgrind)" "Ir/client" "vs ref" "wall ms" "vs ref"
     for n in $CLIENTS; do
         for m in $MODES; do
             line=${LINE[$n,$m]}
             comp=$(kv ${pre}compositions "$line")
             ser=$(kv ${pre}serializations "$line")
             sent=$(kv ${pre}bytes_sent "$line")
-            verb=$(kv ${pre}bytes_verbatim "$line")
+            buf=$(kv ${pre}buffers "$line")
+            bbuf=$(kv ${pre}bytes_buffered "$line")
             if [ "$sect" = init ]; then
-                ir=${IR_INIT[$n,$m]:-} ref_ir=${IR_INIT[$n,no-cache]:-}
+                ir=${IR_INIT[$n,$m]:-} ref_ir=${IR_INIT[$n,$REF]:-}
                 w=$(tr ' ' '\n' <<<"${WALL_INIT[$n,$m]}" | grep . | median)
-                ref_w=$(tr ' ' '\n' <<<"${WALL_INIT[$n,no-cache]}" | grep . | median)
+                ref_w=$(tr ' ' '\n' <<<"${WALL_INIT[$n,$REF]}" | grep . | median)
             else
-                ir=${IR_UPD[$n,$m]:-} ref_ir=${IR_UPD[$n,no-cache]:-}
+                ir=${IR_UPD[$n,$m]:-} ref_ir=${IR_UPD[$n,$REF]:-}
                 w=$(tr ' ' '\n' <<<"${WALL_UPD[$n,$m]}" | grep . | median)
-                ref_w=$(tr ' ' '\n' <<<"${WALL_UPD[$n,no-cache]}" | grep . | median)
+                ref_w=$(tr ' ' '\n' <<<"${WALL_UPD[$n,$REF]}" | grep . | median)
             fi
-            printf '%7s  %-16s %6s %6s %12s %12s %14s %10s %8s %10s %8s\n' \
-                "$n" "$m" "$comp" "$ser" "$sent" "$verb" "${ir:--}" \
+            printf '%7s  %-16s %6s %6s %7s %12s %12s %14s %10s %7s %9s %7s\n' \
+                "$n" "$m" "$comp" "$ser" "$buf" "$bbuf" "$sent" "${ir:--}" \
                 "$([ -n "$ir" ] && echo $((ir / n)) || echo -)" \
                 "$([ -n "$ir" ] && ratio "$ref_ir" "$ir" || echo -)" \
                 "$(ms "$w")" "$(ratio "$ref_w" "$w")"
@@ -191,9 +209,13 @@ table() {
 SUMMARY="$OUT/results-$(date +%Y%m%d-%H%M%S).txt"
 {
     echo "ovsdb-monitor fan-out benchmark ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores)"
-    echo "clients: monitor_cond_since version $VERSION, no condition; wall: median of $REPS runs"
+    if [ "$NGROUPS" -gt 0 ]; then
+        echo "clients: version $VERSION, conditional, in $NGROUPS groups of identical conditions; wall: median of $REPS runs"
+    else
+        echo "clients: version $VERSION, no condition, one monitor id; wall: median of $REPS runs"
+    fi
     echo "compose/serial: update compositions / serializations of update bodies"
-    echo "verbatim: bytes copied from pre-serialized updates; vs none: no-cache / mode"
+    echo "buffers, bytes buffer: message buffers made and their bytes; vs ref: $REF / mode"
     echo
     table init
     echo

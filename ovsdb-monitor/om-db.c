@@ -4,7 +4,7 @@
  * duplicates, a one-element set as the bare atom) so that equality is
  * json_equal() and sending a value is json_clone(). */
 
-#include "om-private.h"
+#include "om-db-private.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -353,7 +353,7 @@ om_db_create(uint64_t seed)
 
     db->rng = seed;
     memcpy(db->last_txn, om_zero_uuid, sizeof db->last_txn);
-    om_list_init(&db->monitors);
+    om_list_init(&db->observers);
     om_list_init(&db->history);
     return db;
 }
@@ -391,10 +391,15 @@ om_db_destroy(struct om_db *db)
     }
     om_assert(!db->txn);
 
-    struct om_monitor *m, *next_m;
-    OM_LIST_FOR_EACH_SAFE (m, next_m, struct om_monitor, node,
-                           &db->monitors) {
-        om_monitor_destroy(m);
+    /* Observers (monitors) go first: they may still read the tables. */
+    struct om_db_observer *o, *next_o;
+    OM_LIST_FOR_EACH_SAFE (o, next_o, struct om_db_observer, node,
+                           &db->observers) {
+        o->cb(o->aux, OM_DB_DESTROY, NULL, 0);
+    }
+    OM_LIST_FOR_EACH_SAFE (o, next_o, struct om_db_observer, node,
+                           &db->observers) {
+        om_db_unobserve(db, o);
     }
 
     struct om_history_txn *h, *next_h;
@@ -715,9 +720,51 @@ om_txn_commit(struct om_txn *txn)
         db->n_history--;
     }
 
-    struct om_monitor *m, *next;
-    OM_LIST_FOR_EACH_SAFE (m, next, struct om_monitor, node, &db->monitors) {
-        om_monitor_commit__(m, h->changes, h->n);
+    struct om_db_observer *o, *next;
+    OM_LIST_FOR_EACH_SAFE (o, next, struct om_db_observer, node,
+                           &db->observers) {
+        o->cb(o->aux, OM_DB_COMMIT, h->changes, h->n);
     }
     return db->last_txn;
+}
+
+/* ---------------------------------------------------------------------
+ * Commit observers.
+ * --------------------------------------------------------------------- */
+
+/* Registers 'cb' to be called with 'aux' on every commit of 'db' and when
+ * 'db' is destroyed.  Observers are called in the order they registered. */
+struct om_db_observer *
+om_db_observe(struct om_db *db, om_db_observer_cb *cb, void *aux)
+{
+    struct om_db_observer *o = om_xmalloc(sizeof *o);
+
+    o->cb = cb;
+    o->aux = aux;
+    om_list_push_back(&db->observers, &o->node);
+    return o;
+}
+
+/* Unregisters 'o' (nullable) and frees it. */
+void
+om_db_unobserve(struct om_db *db, struct om_db_observer *o)
+{
+    (void) db;
+    if (o) {
+        om_list_remove(&o->node);
+        free(o);
+    }
+}
+
+size_t
+om_db_n_observers(const struct om_db *db)
+{
+    size_t n = 0;
+    struct om_db_observer *o, *next;
+
+    OM_LIST_FOR_EACH_SAFE (o, next, struct om_db_observer, node,
+                           &db->observers) {
+        n++;
+    }
+    return n;
 }

@@ -20,6 +20,8 @@ om_cache_mode_name(enum om_cache_mode mode)
     case OM_CACHE_NONE: return "no-cache";
     case OM_CACHE_JSON: return "json-cache";
     case OM_CACHE_SERIALIZED: return "serialized-cache";
+    case OM_CACHE_SHARED: return "shared";
+    case OM_CACHE_SHARED_COND: return "shared-cond";
     }
     return "?";
 }
@@ -27,7 +29,7 @@ om_cache_mode_name(enum om_cache_mode mode)
 bool
 om_cache_mode_from_string(const char *s, enum om_cache_mode *mode)
 {
-    for (int m = OM_CACHE_NONE; m <= OM_CACHE_SERIALIZED; m++) {
+    for (int m = OM_CACHE_NONE; m <= OM_CACHE_SHARED_COND; m++) {
         if (!strcmp(s, om_cache_mode_name(m))) {
             *mode = m;
             return true;
@@ -59,6 +61,23 @@ om_update_method(enum om_version version)
  * Monitors.
  * --------------------------------------------------------------------- */
 
+static void om_monitor_commit(struct om_monitor *,
+                              struct om_change *const *, size_t n);
+
+/* The monitor's commit observer (om_db_observe()). */
+static void
+om_monitor_observe_db(void *mon_, enum om_db_event event,
+                      struct om_change *const *changes, size_t n)
+{
+    struct om_monitor *mon = mon_;
+
+    if (event == OM_DB_COMMIT) {
+        om_monitor_commit(mon, changes, n);
+    } else {
+        om_monitor_destroy(mon);
+    }
+}
+
 struct om_monitor *
 om_monitor_create(struct om_db *db, enum om_cache_mode mode)
 {
@@ -69,9 +88,12 @@ om_monitor_create(struct om_db *db, enum om_cache_mode mode)
     om_list_init(&mon->change_sets);
     om_list_init(&mon->cache);
     om_list_init(&mon->clients);
+    om_hmap_init(&mon->notifications);
+    om_hmap_init(&mon->cond_groups);
     mon->invalidation = true;
+    mon->key_txn_id = true;
     mon->next_request_id = 1;
-    om_list_push_back(&db->monitors, &mon->node);
+    mon->observer = om_db_observe(db, om_monitor_observe_db, mon);
     return mon;
 }
 
@@ -221,44 +243,331 @@ om_monitor_set_invalidation__(struct om_monitor *mon, bool enable)
     mon->invalidation = enable;
 }
 
+void
+om_monitor_set_key_txn_id__(struct om_monitor *mon, bool enable)
+{
+    mon->key_txn_id = enable;
+}
+
+void
+om_monitor_set_hash_collisions__(struct om_monitor *mon, bool enable)
+{
+    mon->collide = enable;
+}
+
+size_t
+om_monitor_n_buffers(const struct om_monitor *mon, size_t *bytesp)
+{
+    if (bytesp) {
+        *bytesp = mon->msg_bytes;
+    }
+    return mon->n_msgs;
+}
+
+size_t
+om_monitor_n_notifications(const struct om_monitor *mon)
+{
+    return mon->notifications.n;
+}
+
+size_t
+om_monitor_n_cond_groups(const struct om_monitor *mon)
+{
+    return mon->cond_groups.n;
+}
+
+/* ---------------------------------------------------------------------
+ * Message buffers.
+ * --------------------------------------------------------------------- */
+
+/* Serializes 'msg' (which it destroys) into a new buffer with one
+ * reference, for the caller, as jsonrpc_send() serializes (flags 0),
+ * followed by a new-line.  'body', if nonnull, is the update inside
+ * 'msg', for the counters. */
+static struct om_msg *
+om_msg_create(struct om_monitor *mon, struct json *msg,
+              const struct json *body)
+{
+    struct om_counters *k = &mon->counters;
+    struct om_msg *m = om_xmalloc(sizeof *m);
+    struct ds ds = DS_EMPTY_INITIALIZER;
+
+    json_to_ds(msg, 0, &ds);
+    ds_put_char(&ds, '\n');
+    if (body && body->type == JSON_SERIALIZED_OBJECT) {
+        k->bytes_verbatim += strlen(json_serialized_object(body));
+    } else if (body) {
+        k->serializations++;
+    }
+    json_destroy(msg);         /* And 'body' with it. */
+
+    m->n_refs = 1;
+    m->size = ds.length;
+    m->data = ds_steal_cstr(&ds);
+    m->mon = mon;
+    mon->n_msgs++;
+    mon->msg_bytes += m->size;
+
+    k->buffers++;
+    k->bytes_buffered += m->size;
+    return m;
+}
+
+static struct om_msg *
+om_msg_ref(struct om_msg *m)
+{
+    om_assert(m->n_refs > 0);
+    m->n_refs++;
+    return m;
+}
+
+static void
+om_msg_unref(struct om_msg *m)
+{
+    if (m) {
+        om_assert(m->n_refs > 0);
+        if (!--m->n_refs) {
+            m->mon->n_msgs--;
+            m->mon->msg_bytes -= m->size;
+            free(m->data);
+            free(m);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Condition groups.
+ * --------------------------------------------------------------------- */
+
+static void om_table_conds_destroy(struct om_table_cond *, size_t n);
+
+static uint32_t
+om_hash_bytes(const void *p_, size_t n, uint32_t basis)
+{
+    const unsigned char *p = p_;
+    uint32_t h = 2166136261u ^ basis;
+
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+/* Orders clauses by column (literals first), then literal value, then
+ * value: the canonical order of a table's clauses. */
+static int
+om_clause_compare(const struct om_column *ca, bool la, const char *ta,
+                  const struct om_column *cb, bool lb, const char *tb)
+{
+    size_t ia = ca ? ca->index + 1 : 0, ib = cb ? cb->index + 1 : 0;
+
+    if (ia != ib) {
+        return ia < ib ? -1 : 1;
+    } else if (!ca) {
+        return (int) la - (int) lb;
+    }
+    return strcmp(ta, tb);
+}
+
+/* Puts the clauses of 'tc' in canonical order without duplicates, so that
+ * conditions that differ only in the order or repetition of clauses become
+ * equal, and returns the hash of the result (OVS compares conditions with
+ * ovsdb_condition_cmp_3way() on sorted clauses). */
+static uint32_t
+om_table_cond_canonicalize(struct om_table_cond *tc, uint32_t hash)
+{
+    size_t n = tc->n;
+    char **texts = om_xmalloc((n + 1) * sizeof *texts);
+
+    for (size_t i = 0; i < n; i++) {
+        texts[i] = tc->values[i] ? json_to_string(tc->values[i], 0) : NULL;
+    }
+    /* Insertion sort: conditions have few clauses. */
+    for (size_t i = 1; i < n; i++) {
+        for (size_t j = i; j > 0
+             && om_clause_compare(tc->columns[j], tc->literals[j], texts[j],
+                                  tc->columns[j - 1], tc->literals[j - 1],
+                                  texts[j - 1]) < 0; j--) {
+#define OM_SWAP(A, B, T) do { T t_ = (A); (A) = (B); (B) = t_; } while (0)
+            OM_SWAP(tc->columns[j], tc->columns[j - 1],
+                    const struct om_column *);
+            OM_SWAP(tc->values[j], tc->values[j - 1], struct json *);
+            OM_SWAP(tc->literals[j], tc->literals[j - 1], bool);
+            OM_SWAP(texts[j], texts[j - 1], char *);
+#undef OM_SWAP
+        }
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && !om_clause_compare(tc->columns[m - 1], tc->literals[m - 1],
+                                    texts[m - 1], tc->columns[i],
+                                    tc->literals[i], texts[i])) {
+            json_destroy(tc->values[i]);
+            free(texts[i]);
+            continue;
+        }
+        tc->columns[m] = tc->columns[i];
+        tc->values[m] = tc->values[i];
+        tc->literals[m] = tc->literals[i];
+        texts[m++] = texts[i];
+    }
+    tc->n = m;
+
+    hash = om_hash_bytes(&tc->mt->index, sizeof tc->mt->index, hash);
+    for (size_t i = 0; i < m; i++) {
+        size_t col = tc->columns[i] ? tc->columns[i]->index + 1 : 0;
+        hash = om_hash_bytes(&col, sizeof col, hash);
+        hash = (texts[i] ? om_hash_string(texts[i], hash)
+                : om_hash_bytes(&tc->literals[i], 1, hash));
+        free(texts[i]);
+    }
+    free(texts);
+    return hash;
+}
+
+static bool
+om_table_cond_equal(const struct om_table_cond *a,
+                    const struct om_table_cond *b)
+{
+    if (a->mt != b->mt || a->n != b->n) {
+        return false;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        if (a->columns[i] != b->columns[i]
+            || (a->columns[i]
+                ? !json_equal(a->values[i], b->values[i])
+                : a->literals[i] != b->literals[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Returns the group of condition 'conds' (bound to 'mon', which it takes),
+ * with a new reference: an existing group with an equal condition, or a
+ * new one. */
+static struct om_cond_group *
+om_cond_group_get(struct om_monitor *mon, struct om_table_cond *conds)
+{
+    uint32_t hash = 0;
+
+    for (size_t t = 0; t < mon->n_tables; t++) {
+        if (conds[t].mt) {
+            hash = om_table_cond_canonicalize(&conds[t], hash);
+        }
+    }
+    if (mon->collide) {
+        hash = 0;
+    }
+    for (struct om_hnode *node = om_hmap_first_with_hash(&mon->cond_groups,
+                                                         hash);
+         node; node = node->next) {
+        struct om_cond_group *g = OM_CONTAINER_OF(node, struct om_cond_group,
+                                                  hnode);
+        bool equal = node->hash == hash;
+        for (size_t t = 0; equal && t < mon->n_tables; t++) {
+            equal = (!g->conds[t].mt == !conds[t].mt
+                     && (!conds[t].mt
+                         || om_table_cond_equal(&g->conds[t], &conds[t])));
+        }
+        if (equal) {
+            om_table_conds_destroy(conds, mon->n_tables);
+            g->n_refs++;
+            return g;
+        }
+    }
+
+    struct om_cond_group *g = om_xmalloc(sizeof *g);
+    g->n_refs = 1;
+    g->conds = conds;
+    om_hmap_insert(&mon->cond_groups, &g->hnode, hash);
+    return g;
+}
+
+static struct om_cond_group *
+om_cond_group_ref(struct om_cond_group *g)
+{
+    if (g) {
+        g->n_refs++;
+    }
+    return g;
+}
+
+static void
+om_cond_group_unref(struct om_monitor *mon, struct om_cond_group *g)
+{
+    if (g) {
+        om_assert(g->n_refs > 0);
+        if (!--g->n_refs) {
+            om_hmap_remove(&mon->cond_groups, &g->hnode);
+            om_table_conds_destroy(g->conds, mon->n_tables);
+            free(g);
+        }
+    }
+}
+
 /* ---------------------------------------------------------------------
  * The json cache.
  * --------------------------------------------------------------------- */
 
 static struct om_cache_entry *
 om_cache_find(const struct om_monitor *mon, enum om_version version,
-              const struct om_cs *cs)
+              const struct om_cs *cs, const struct om_cond_group *group)
 {
     struct om_cache_entry *e, *next;
 
     OM_LIST_FOR_EACH_SAFE (e, next, struct om_cache_entry, node,
                            &mon->cache) {
-        if (e->cs == cs && e->version == version) {
+        if (e->cs == cs && e->version == version && e->group == group) {
             return e;
         }
     }
     return NULL;
 }
 
-static void
+static struct om_cache_entry *
 om_cache_insert(struct om_monitor *mon, enum om_version version,
-                const struct om_cs *cs, struct json *json)
+                const struct om_cs *cs, struct om_cond_group *group,
+                struct json *json)
 {
     struct om_cache_entry *e = om_xmalloc(sizeof *e);
 
     e->version = version;
     e->cs = cs;
+    e->group = om_cond_group_ref(group);
     e->json = json ? json_clone(json) : NULL;
+    om_list_init(&e->notifications);
     om_list_push_back(&mon->cache, &e->node);
     mon->n_cache++;
     mon->counters.cache_inserts++;
+    return e;
 }
 
 static void
+om_notification_destroy(struct om_monitor *mon, struct om_notification *n)
+{
+    om_hmap_remove(&mon->notifications, &n->hnode);
+    om_list_remove(&n->node);
+    om_msg_unref(n->msg);
+    free(n->monitor_id);
+    free(n);
+}
+
+/* Removes 'e' and the notifications made from it.  Clients that still have
+ * one of them queued keep their own reference to its bytes. */
+static void
 om_cache_remove(struct om_monitor *mon, struct om_cache_entry *e)
 {
+    struct om_notification *n, *next;
+
+    OM_LIST_FOR_EACH_SAFE (n, next, struct om_notification, node,
+                           &e->notifications) {
+        om_notification_destroy(mon, n);
+    }
     om_list_remove(&e->node);
     json_destroy(e->json);
+    om_cond_group_unref(mon, e->group);
     free(e);
     mon->n_cache--;
 }
@@ -409,9 +718,9 @@ om_change_has_effect(const struct om_mtable *mt, const struct om_change *c)
 
 /* Applies committed 'changes' to the monitor's change sets and drops the
  * cache entries they make stale (OVS: ovsdb_monitor_commit()). */
-void
-om_monitor_commit__(struct om_monitor *mon, struct om_change **changes,
-                    size_t n)
+static void
+om_monitor_commit(struct om_monitor *mon, struct om_change *const *changes,
+                  size_t n)
 {
     bool any = false;
     struct om_cs *cs, *next;
@@ -801,20 +1110,25 @@ om_compose_update(const struct om_monitor *mon, const struct om_cs *cs,
     return json;
 }
 
-/* Returns the update that brings client 'c' up to date (null if empty) and
- * moves it to the monitor's new change set (OVS:
- * ovsdb_monitor_get_update()). */
+/* Returns the update that brings client 'c' up to date (null if empty),
+ * from the cache or composed, and sets '*ep' to its cache entry (null if
+ * it is not cached).  The entry lives at least until om_client_advance()
+ * (OVS: ovsdb_monitor_get_update()). */
 static struct json *
-om_monitor_get_update(struct om_client *c, bool initial)
+om_monitor_compose_for(struct om_client *c, bool initial,
+                       struct om_cache_entry **ep)
 {
     struct om_monitor *mon = c->mon;
     struct om_counters *k = &mon->counters;
-    bool cacheable = !c->conditional && mon->mode != OM_CACHE_NONE;
+    bool cacheable = (mon->mode != OM_CACHE_NONE
+                      && (!c->conditional
+                          || mon->mode == OM_CACHE_SHARED_COND));
+    struct om_cond_group *group = c->conditional ? c->group : NULL;
     struct json *json;
 
     struct om_cache_entry *e = NULL;
     if (cacheable) {
-        e = om_cache_find(mon, c->version, c->cs);
+        e = om_cache_find(mon, c->version, c->cs, group);
         if (e) {
             k->cache_hits++;
         } else {
@@ -826,13 +1140,13 @@ om_monitor_get_update(struct om_client *c, bool initial)
         json = e->json ? json_clone(e->json) : NULL;
     } else {
         json = om_compose_update(mon, c->cs, c->version, initial,
-                                 c->conditional ? c->conds : NULL);
+                                 group ? group->conds : NULL);
         k->compositions++;
         if (c->conditional) {
             k->cond_compositions++;
         }
         if (cacheable) {
-            if (json && mon->mode == OM_CACHE_SERIALIZED) {
+            if (json && mon->mode >= OM_CACHE_SERIALIZED) {
                 /* The seed's change: serialize once, before the entry is
                  * shared, instead of once per client when sending. */
                 struct json *serialized = json_serialized_object_create(json);
@@ -841,22 +1155,47 @@ om_monitor_get_update(struct om_client *c, bool initial)
                 k->serializations++;
                 k->bytes_serialized += strlen(json_serialized_object(json));
             }
-            om_cache_insert(mon, c->version, c->cs, json);
+            e = om_cache_insert(mon, c->version, c->cs, group, json);
         }
     }
-
-    om_monitor_untrack(mon, c->cs);
-    c->cs = om_monitor_track_new(mon);
+    *ep = e;
     return json;
 }
 
+/* Moves client 'c' to the monitor's new change set: it is up to date. */
+static void
+om_client_advance(struct om_client *c)
+{
+    om_monitor_untrack(c->mon, c->cs);
+    c->cs = om_monitor_track_new(c->mon);
+}
+
+/* Returns the update that brings client 'c' up to date (null if empty) and
+ * moves it to the monitor's new change set. */
+static struct json *
+om_monitor_get_update(struct om_client *c, bool initial)
+{
+    struct om_cache_entry *e;
+    struct json *json = om_monitor_compose_for(c, initial, &e);
+
+    om_client_advance(c);
+    return json;
+}
+
+/* A pass of the server's main loop: every client's session writes what it
+ * can, and those with nothing left to write get their pending update (OVS:
+ * ovsdb_jsonrpc_session_run(), which flushes monitors only when the
+ * session's backlog is empty). */
 void
 om_monitor_flush(struct om_monitor *mon)
 {
     struct om_client *c, *next;
 
     OM_LIST_FOR_EACH_SAFE (c, next, struct om_client, node, &mon->clients) {
-        om_client_flush(c);
+        om_client_run(c);
+        if (!c->backlog) {
+            om_client_flush(c);
+        }
     }
 }
 
@@ -873,6 +1212,9 @@ om_monitor_destroy(struct om_monitor *mon)
         om_client_destroy(c);
     }
     om_cache_drop(mon, NULL);
+    om_assert(!mon->notifications.n && !mon->cond_groups.n && !mon->n_msgs);
+    om_hmap_destroy(&mon->notifications);
+    om_hmap_destroy(&mon->cond_groups);
 
     struct om_cs *cs, *next_cs;
     OM_LIST_FOR_EACH_SAFE (cs, next_cs, struct om_cs, node,
@@ -884,7 +1226,7 @@ om_monitor_destroy(struct om_monitor *mon)
         free(mon->tables[i]);
     }
     free(mon->tables);
-    om_list_remove(&mon->node);
+    om_db_unobserve(mon->db, mon->observer);
     free(mon);
 }
 
@@ -1025,31 +1367,97 @@ error:
  * Clients.
  * --------------------------------------------------------------------- */
 
-/* Sends 'msg' to 'c': serializes it at the end of the client's buffer, as
- * jsonrpc_send() does (flags 0).  'body' is the update inside 'msg'. */
+/* The session.  Writes what 'c''s socket takes from its output queue
+ * (OVS: jsonrpc_run()). */
+void
+om_client_run(struct om_client *c)
+{
+    while (c->connected && !om_list_is_empty(&c->output)) {
+        struct om_output *o = OM_CONTAINER_OF(c->output.next,
+                                              struct om_output, node);
+        size_t n = o->msg->size - o->ofs;
+
+        if (c->window != SIZE_MAX) {
+            size_t room = c->window - c->unread;
+            if (!room) {
+                break;          /* EAGAIN: the peer is not reading. */
+            }
+            n = n < room ? n : room;
+            c->unread += n;
+        }
+        if (c->keep) {
+            ds_put_buffer(&c->out, o->msg->data + o->ofs, n);
+        }
+        c->bytes += n;
+        c->backlog -= n;
+        o->ofs += n;
+        if (o->ofs == o->msg->size) {
+            om_list_remove(&o->node);
+            c->n_output--;
+            om_msg_unref(o->msg);
+            free(o);
+        }
+    }
+}
+
+/* Drops 'c''s connection (OVS: jsonrpc_error()): its queued messages go,
+ * each releasing only this client's reference. */
+void
+om_client_disconnect(struct om_client *c)
+{
+    struct om_output *o, *next;
+
+    OM_LIST_FOR_EACH_SAFE (o, next, struct om_output, node, &c->output) {
+        om_list_remove(&o->node);
+        om_msg_unref(o->msg);
+        free(o);
+    }
+    c->n_output = 0;
+    c->backlog = 0;
+    c->connected = false;
+}
+
+/* Queues 'm' on 'c', with a reference of its own (the caller keeps its
+ * own), and writes what the socket takes (OVS: jsonrpc_send(), and
+ * jsonrpc_send_shared() of the fan-out patch).  The bytes count in the
+ * backlog until they are written. */
+static void
+om_client_queue(struct om_client *c, struct om_msg *m)
+{
+    struct om_counters *k = &c->mon->counters;
+
+    if (!c->connected) {
+        return;
+    }
+    struct om_output *o = om_xmalloc(sizeof *o);
+    o->msg = om_msg_ref(m);
+    o->ofs = 0;
+    om_list_push_back(&c->output, &o->node);
+    c->n_output++;
+    c->backlog += m->size;
+    c->messages++;
+    k->messages++;
+    k->bytes_sent += m->size;
+
+    if (c->backlog_limit && c->backlog > c->backlog_limit) {
+        om_client_disconnect(c);
+        return;
+    }
+    om_client_run(c);
+}
+
+/* Sends 'msg' (which it destroys) to 'c' alone: a buffer of its own.
+ * 'body' is the update inside 'msg'. */
 static void
 om_client_send(struct om_client *c, struct json *msg, const struct json *body)
 {
-    struct om_counters *k = &c->mon->counters;
-    size_t before = c->out.length;
-
-    json_to_ds(msg, 0, &c->out);
-    ds_put_char(&c->out, '\n');
-
-    size_t n = c->out.length - before;
-    k->messages++;
-    k->bytes_sent += n;
-    c->bytes += n;
-    c->messages++;
-    if (body && body->type == JSON_SERIALIZED_OBJECT) {
-        k->bytes_verbatim += strlen(json_serialized_object(body));
-    } else if (body) {
-        k->serializations++;
+    if (!c->connected) {
+        json_destroy(msg);
+        return;
     }
-    if (!c->keep) {
-        ds_clear(&c->out);
-    }
-    json_destroy(msg);
+    struct om_msg *m = om_msg_create(c->mon, msg, body);
+    om_client_queue(c, m);
+    om_msg_unref(m);
 }
 
 static struct json *
@@ -1093,8 +1501,16 @@ om_client_create(struct om_monitor *mon, enum om_version version,
     c->mon = mon;
     c->version = version;
     c->monitor_id = json_string_create(monitor_id ? monitor_id : "");
-    c->conds = conds;
+    c->monitor_id_text = json_to_string(c->monitor_id, 0);
+    if (conditional) {
+        c->group = om_cond_group_get(mon, conds);
+    } else {
+        om_table_conds_destroy(conds, mon->n_tables);
+    }
     c->conditional = conditional;
+    om_list_init(&c->output);
+    c->window = SIZE_MAX;
+    c->connected = true;
     c->keep = true;
     ds_init(&c->out);
     om_list_push_back(&mon->clients, &c->node);
@@ -1140,12 +1556,14 @@ om_client_destroy(struct om_client *c)
     if (!c) {
         return;
     }
+    om_client_disconnect(c);
     if (c->cs) {
         om_monitor_untrack(c->mon, c->cs);
     }
     om_list_remove(&c->node);
-    om_table_conds_destroy(c->conds, c->mon->n_tables);
+    om_cond_group_unref(c->mon, c->group);
     json_destroy(c->monitor_id);
+    free(c->monitor_id_text);
     ds_destroy(&c->out);
     free(c);
 }
@@ -1162,20 +1580,17 @@ om_client_is_conditional(const struct om_client *c)
     return c->conditional;
 }
 
-/* Sends client 'c' its pending update, if any (OVS:
- * ovsdb_jsonrpc_monitor_flush_all()).  Returns true if it sent one. */
 bool
-om_client_flush(struct om_client *c)
+om_client_same_condition(const struct om_client *a,
+                         const struct om_client *b)
 {
-    if (!om_client_needs_flush(c)) {
-        return false;
-    }
+    return a->mon == b->mon && a->group == b->group;
+}
 
-    struct json *update = om_monitor_get_update(c, false);
-    if (!update) {
-        return false;
-    }
-
+/* The notification of 'update' for 'c' (takes 'update'). */
+static struct json *
+om_client_notify(const struct om_client *c, struct json *update)
+{
     struct json *params = (c->version == OM_V3
                            ? json_array_create_3(json_clone(c->monitor_id),
                                                  om_last_txn_json(c), update)
@@ -1186,8 +1601,77 @@ om_client_flush(struct om_client *c)
     json_object_put(msg, "method",
                     json_string_create(om_update_method(c->version)));
     json_object_put(msg, "params", params);
-    om_client_send(c, msg, update);
-    return true;
+    return msg;
+}
+
+/* Returns the notification of the update of cache entry 'e' for 'c', made
+ * by another client before if its bytes would be the same, serialized now
+ * otherwise.  The monitor holds the returned reference until 'e' goes.
+ * 'update' is 'e''s update, which it takes (OVS, with the fan-out patch:
+ * ovsdb_jsonrpc_notification_get()). */
+static struct om_msg *
+om_notification_get(struct om_client *c, struct om_cache_entry *e,
+                    struct json *update)
+{
+    struct om_monitor *mon = c->mon;
+    const char *last_txn = (c->version == OM_V3 && mon->key_txn_id
+                            ? mon->db->last_txn : "");
+    uint32_t hash = om_hash_bytes(&e, sizeof e, 0);
+
+    hash = om_hash_bytes(&c->version, sizeof c->version, hash);
+    hash = om_hash_string(c->monitor_id_text, hash);
+    hash = om_hash_string(last_txn, hash);
+    if (mon->collide) {
+        hash = 0;
+    }
+    for (struct om_hnode *node = om_hmap_first_with_hash(&mon->notifications,
+                                                         hash);
+         node; node = node->next) {
+        struct om_notification *n = OM_CONTAINER_OF(node,
+                                                    struct om_notification,
+                                                    hnode);
+        if (node->hash == hash && n->entry == e && n->version == c->version
+            && !strcmp(n->last_txn, last_txn)
+            && !strcmp(n->monitor_id, c->monitor_id_text)) {
+            mon->counters.notifications_shared++;
+            json_destroy(update);
+            return n->msg;
+        }
+    }
+
+    struct om_notification *n = om_xmalloc(sizeof *n);
+    n->entry = e;
+    n->version = c->version;
+    n->monitor_id = om_xstrdup(c->monitor_id_text);
+    snprintf(n->last_txn, sizeof n->last_txn, "%s", last_txn);
+    n->msg = om_msg_create(mon, om_client_notify(c, update), update);
+    om_hmap_insert(&mon->notifications, &n->hnode, hash);
+    om_list_push_back(&e->notifications, &n->node);
+    mon->counters.notifications_serialized++;
+    return n->msg;
+}
+
+/* Sends client 'c' its pending update, if any (OVS:
+ * ovsdb_jsonrpc_monitor_flush_all()).  Returns true if it sent one. */
+bool
+om_client_flush(struct om_client *c)
+{
+    if (!c->connected || !om_client_needs_flush(c)) {
+        return false;
+    }
+
+    struct om_cache_entry *e;
+    struct json *update = om_monitor_compose_for(c, false, &e);
+    if (update && e && c->mon->mode >= OM_CACHE_SHARED) {
+        /* A serialized update from the cache, the same for every client of
+         * this version and condition group: so is the notification, up to
+         * the monitor id and the last transaction id. */
+        om_client_queue(c, om_notification_get(c, e, update));
+    } else if (update) {
+        om_client_send(c, om_client_notify(c, update), update);
+    }
+    om_client_advance(c);
+    return update != NULL;
 }
 
 static int
@@ -1285,7 +1769,8 @@ om_client_cond_change(struct om_client *c, const struct om_condition *cond,
     struct json *update = NULL;
     for (size_t t = 0; t < mon->n_tables; t++) {
         const struct om_table_cond *old_tc
-            = c->conditional && c->conds[t].mt ? &c->conds[t] : NULL;
+            = (c->conditional && c->group->conds[t].mt
+               ? &c->group->conds[t] : NULL);
         const struct om_table_cond *new_tc
             = conditional && conds[t].mt ? &conds[t] : NULL;
         if (old_tc || new_tc) {
@@ -1296,22 +1781,18 @@ om_client_cond_change(struct om_client *c, const struct om_condition *cond,
     mon->counters.compositions++;
     mon->counters.cond_compositions++;
 
-    om_table_conds_destroy(c->conds, mon->n_tables);
-    c->conds = conds;
+    /* The client moves to the group of its new condition. */
+    om_cond_group_unref(mon, c->group);
+    c->group = NULL;
+    if (conditional) {
+        c->group = om_cond_group_get(mon, conds);
+    } else {
+        om_table_conds_destroy(conds, mon->n_tables);
+    }
     c->conditional = conditional;
 
     if (update) {
-        struct json *params
-            = (c->version == OM_V3
-               ? json_array_create_3(json_clone(c->monitor_id),
-                                     om_last_txn_json(c), update)
-               : json_array_create_2(json_clone(c->monitor_id), update));
-        struct json *msg = json_object_create();
-        json_object_put(msg, "id", json_null_create());
-        json_object_put(msg, "method",
-                        json_string_create(om_update_method(c->version)));
-        json_object_put(msg, "params", params);
-        om_client_send(c, msg, update);
+        om_client_send(c, om_client_notify(c, update), update);
     }
 
     struct json *reply = json_object_create();
@@ -1357,4 +1838,43 @@ uint64_t
 om_client_messages(const struct om_client *c)
 {
     return c->messages;
+}
+
+void
+om_client_set_window(struct om_client *c, size_t bytes)
+{
+    c->window = bytes;
+    if (c->window != SIZE_MAX && c->unread > c->window) {
+        c->unread = c->window;
+    }
+}
+
+void
+om_client_receive(struct om_client *c)
+{
+    c->unread = 0;
+}
+
+size_t
+om_client_backlog(const struct om_client *c)
+{
+    return c->backlog;
+}
+
+size_t
+om_client_n_queued(const struct om_client *c)
+{
+    return c->n_output;
+}
+
+void
+om_client_set_backlog_limit(struct om_client *c, size_t bytes)
+{
+    c->backlog_limit = bytes;
+}
+
+bool
+om_client_is_connected(const struct om_client *c)
+{
+    return c->connected;
 }

@@ -1,79 +1,10 @@
-/* ovsdb-monitor: internal structures shared by om-db.c and om-monitor.c. */
+/* ovsdb-monitor: internal structures of monitors, change sets, the cache
+ * and clients (om-monitor.c), on top of the database's (om-db-private.h). */
 
 #ifndef OM_PRIVATE_H
 #define OM_PRIVATE_H 1
 
-#include "ovsdb-monitor.h"
-#include "om-util.h"
-
-#include "openvswitch/dynamic-string.h"
-
-/* A column of a table. */
-struct om_column {
-    char *name;                 /* Column name. */
-    enum om_column_kind kind;   /* Scalar, set or map. */
-    enum om_atomic_type key;    /* Type of the atoms or map keys. */
-    enum om_atomic_type value;  /* Type of map values. */
-    size_t index;               /* Position in the table's columns. */
-    struct json *default_value; /* Value of the column in a new row. */
-};
-
-/* A row: its uuid and one canonical json value per column. */
-struct om_row {
-    struct om_hnode hnode;      /* In om_table's 'rows', by uuid. */
-    struct om_list node;        /* In om_table's 'row_list'. */
-    char uuid[OM_UUID_LEN + 1]; /* Row uuid. */
-    struct json **values;       /* 'n_columns' values, references held. */
-};
-
-/* A table. */
-struct om_table {
-    char *name;                 /* Table name. */
-    struct om_db *db;           /* Database that holds it. */
-    struct om_column *columns;  /* Columns, in definition order. */
-    size_t n_columns;           /* Number of columns. */
-    struct om_hmap rows;        /* "struct om_row"s by uuid. */
-    struct om_list row_list;    /* "struct om_row"s in insertion order. */
-};
-
-/* The change of one row by a transaction. */
-struct om_change {
-    struct om_hnode hnode;      /* In om_txn's 'map' while open. */
-    struct om_table *table;     /* Table of the row. */
-    char uuid[OM_UUID_LEN + 1]; /* Row uuid. */
-    struct json **old;          /* Values before; null if inserted. */
-    struct json **new;          /* Values after; null if deleted. */
-    bool deleted;               /* Deleted by the (open) transaction. */
-};
-
-/* An open transaction. */
-struct om_txn {
-    struct om_db *db;           /* Database it changes. */
-    struct om_hmap map;         /* "struct om_change"s by table and uuid. */
-    struct om_change **changes; /* The same, in order of first touch. */
-    size_t n;                   /* Number of 'changes'. */
-    size_t allocated;           /* Capacity of 'changes'. */
-};
-
-/* A committed transaction, kept for monitor_cond_since. */
-struct om_history_txn {
-    struct om_list node;        /* In om_db's 'history', oldest first. */
-    char id[OM_UUID_LEN + 1];   /* Transaction id. */
-    struct om_change **changes; /* Row changes. */
-    size_t n;                   /* Number of 'changes'. */
-};
-
-/* A database. */
-struct om_db {
-    struct om_table **tables;   /* Tables, in creation order. */
-    size_t n_tables;            /* Number of tables. */
-    uint64_t rng;               /* State of the uuid generator. */
-    char last_txn[OM_UUID_LEN + 1]; /* Id of the last commit, or zeros. */
-    struct om_list monitors;    /* "struct om_monitor"s. */
-    struct om_list history;     /* "struct om_history_txn"s. */
-    size_t n_history;           /* Length of 'history'. */
-    struct om_txn *txn;         /* The open transaction, if any. */
-};
+#include "om-db-private.h"
 
 /* A monitored table of a monitor. */
 struct om_mtable {
@@ -113,19 +44,65 @@ struct om_cs {
     bool dirty;                 /* Got changes in the current commit. */
 };
 
+/* A group of conditional clients of a monitor whose conditions are the
+ * same once canonical (clauses sorted, duplicates dropped): they get the
+ * same updates, so in OM_CACHE_SHARED_COND they share cache entries. */
+struct om_cond_group {
+    struct om_hnode hnode;      /* In om_monitor's 'cond_groups'. */
+    int n_refs;                 /* Clients and cache entries using it. */
+    struct om_table_cond *conds;    /* Per om_mtable, canonical. */
+};
+
 /* An entry of the json cache. */
 struct om_cache_entry {
     struct om_list node;        /* In om_monitor's 'cache'. */
     enum om_version version;    /* Key: protocol version... */
-    const struct om_cs *cs;     /* ...and change set. */
+    const struct om_cs *cs;     /* ...change set... */
+    struct om_cond_group *group;    /* ...and condition group (null for
+                                     * unconditional clients), a reference
+                                     * so that its address is not reused. */
     struct json *json;          /* The update (null if empty): a json tree
                                  * or a serialized object. */
+    struct om_list notifications;   /* "struct om_notification"s made from
+                                     * this update (shared modes). */
+};
+
+/* A serialized message queued on one or more clients' output, reference
+ * counted (OVS, with the fan-out patch: struct jsonrpc_shared_msg). */
+struct om_msg {
+    int n_refs;                 /* Queues and caches holding it. */
+    size_t size;                /* Bytes in 'data'. */
+    char *data;                 /* The message and its new-line. */
+    struct om_monitor *mon;     /* For the count of live buffers. */
+};
+
+/* A message in a client's output queue. */
+struct om_output {
+    struct om_list node;        /* In om_client's 'output'. */
+    struct om_msg *msg;         /* A reference. */
+    size_t ofs;                 /* Bytes of 'msg' already written. */
+};
+
+/* A notification of a cached serialized update, serialized whole once and
+ * queued by reference on every client whose bytes would be the same.  The
+ * key is everything that makes the bytes: the update (cache entry, whose
+ * key has the version, change set and condition group), the version, the
+ * monitor id and, for update3, the last transaction id, which moves even
+ * on commits that leave the cache alone. */
+struct om_notification {
+    struct om_hnode hnode;      /* In om_monitor's 'notifications'. */
+    struct om_list node;        /* In om_cache_entry's 'notifications'. */
+    const struct om_cache_entry *entry; /* The update. */
+    enum om_version version;    /* Protocol version. */
+    char *monitor_id;           /* Monitor id, serialized. */
+    char last_txn[OM_UUID_LEN + 1]; /* OM_V3: last transaction id; else "". */
+    struct om_msg *msg;         /* The bytes (a reference). */
 };
 
 /* A monitor. */
 struct om_monitor {
-    struct om_list node;        /* In om_db's 'monitors'. */
     struct om_db *db;           /* Database it monitors. */
+    struct om_db_observer *observer;    /* Its registration with 'db'. */
     enum om_cache_mode mode;    /* How updates are cached. */
     struct om_mtable **tables;  /* Monitored tables, sorted by name. */
     size_t n_tables;            /* Number of 'tables'. */
@@ -138,8 +115,17 @@ struct om_monitor {
     struct om_list clients;     /* "struct om_client"s. */
     uint64_t next_request_id;   /* Id of the next initial request. */
     struct om_counters counters;    /* Work done. */
+    struct om_hmap notifications;   /* "struct om_notification"s. */
+    struct om_hmap cond_groups; /* "struct om_cond_group"s. */
+    size_t n_msgs;              /* Live "struct om_msg"s. */
+    size_t msg_bytes;           /* Bytes in them. */
     bool invalidation;          /* False only in a deliberately broken
                                  * test mode. */
+    bool key_txn_id;            /* False only in a deliberately broken test
+                                 * mode: the notification key lacks the
+                                 * last transaction id. */
+    bool collide;               /* Test mode: notification and condition
+                                 * group hashes are all 0. */
 };
 
 /* One clause of a condition. */
@@ -171,33 +157,25 @@ struct om_client {
     struct om_monitor *mon;     /* Monitor it uses. */
     enum om_version version;    /* Protocol version. */
     struct json *monitor_id;    /* Id the client gave the monitor. */
-    struct om_table_cond *conds;    /* Per om_mtable, or null if none. */
+    char *monitor_id_text;      /* The same, serialized. */
+    struct om_cond_group *group;    /* Its condition, if 'conditional'. */
     bool conditional;           /* Some clause is not literally true. */
     struct om_cs *cs;           /* Changes it has yet to receive. */
-    struct ds out;              /* What it received ("the socket"). */
+
+    /* The session ("struct jsonrpc"): an output queue drained into a
+     * socket that holds at most 'window' bytes the peer has not read. */
+    struct om_list output;      /* "struct om_output"s. */
+    size_t n_output;            /* Length of 'output'. */
+    size_t backlog;             /* Bytes queued, not yet written. */
+    size_t backlog_limit;       /* Disconnect above this backlog; 0: none. */
+    size_t window;              /* Socket capacity; SIZE_MAX: unlimited. */
+    size_t unread;              /* Bytes in the socket, not yet read. */
+    bool connected;             /* False once the connection broke. */
+
+    struct ds out;              /* What it received (read or not). */
     bool keep;                  /* Keep 'out', or count only. */
-    uint64_t bytes;             /* Bytes received. */
-    uint64_t messages;          /* Messages received. */
+    uint64_t bytes;             /* Bytes written to its socket. */
+    uint64_t messages;          /* Messages queued for it. */
 };
-
-/* om-db.c. */
-char *om_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
-int om_atom_compare(const struct json *, const struct json *);
-size_t om_datum_n(const struct json *, enum om_column_kind);
-const struct json *om_datum_at(const struct json *, enum om_column_kind,
-                               size_t);
-struct json *om_datum_render(enum om_column_kind, struct json **, size_t n);
-bool om_value_is_default(const struct om_column *, const struct json *);
-struct json **om_values_clone(struct json *const *, size_t n);
-void om_values_destroy(struct json **, size_t n);
-void om_change_destroy(struct om_change *);
-const struct om_column *om_table_find_column(const struct om_table *,
-                                             const char *name);
-struct om_row *om_table_find_row(const struct om_table *, const char *uuid);
-struct json *om_value_canonical__(const struct om_column *,
-                                  const struct json *, char **errorp);
-
-/* om-monitor.c. */
-void om_monitor_commit__(struct om_monitor *, struct om_change **, size_t n);
 
 #endif /* om-private.h */

@@ -100,6 +100,28 @@ bool om_txn_set(struct om_txn *, struct om_table *, const char *uuid,
 bool om_txn_delete(struct om_txn *, struct om_table *, const char *uuid);
 const char *om_txn_commit(struct om_txn *);
 
+/* Commit observers.  A monitor (or anything else) registers a callback that
+ * the database calls on every commit, after the transaction is in the
+ * history, with the row changes it made (old and new values of each row;
+ * see struct om_change in om-private.h), and once more with OM_DB_DESTROY
+ * (no changes) when om_db_destroy() runs, before the database goes away.
+ * The callback may unregister its own observer, never another one.  The
+ * database knows nothing else about its observers. */
+enum om_db_event {
+    OM_DB_COMMIT,               /* A transaction committed. */
+    OM_DB_DESTROY,              /* The database is being destroyed. */
+};
+
+struct om_change;
+struct om_db_observer;
+typedef void om_db_observer_cb(void *aux, enum om_db_event,
+                               struct om_change *const *changes, size_t n);
+
+struct om_db_observer *om_db_observe(struct om_db *, om_db_observer_cb *,
+                                     void *aux);
+void om_db_unobserve(struct om_db *, struct om_db_observer *);
+size_t om_db_n_observers(const struct om_db *);
+
 /* ----------------------------------------------------------------------
  * Monitors and their json cache.
  * ---------------------------------------------------------------------- */
@@ -116,6 +138,15 @@ enum om_cache_mode {
     OM_CACHE_SERIALIZED,        /* Cache the update serialized once; sending
                                  * copies the text (OVS since the seed's
                                  * patch). */
+    OM_CACHE_SHARED,            /* OM_CACHE_SERIALIZED, and each whole
+                                 * notification is serialized once and
+                                 * queued by reference on every client that
+                                 * would get the same bytes (OVS 4.0.0 with
+                                 * patches/4.0.0/monitor-fanout). */
+    OM_CACHE_SHARED_COND,       /* OM_CACHE_SHARED, and conditional clients
+                                 * with the same condition share cache
+                                 * entries and notifications too (issue 10,
+                                 * point 3). */
 };
 
 const char *om_cache_mode_name(enum om_cache_mode);
@@ -154,10 +185,16 @@ struct om_counters {
     uint64_t cache_inserts;     /* Entries made. */
     uint64_t cache_invalidations;   /* Entries dropped because their change
                                      * set got new changes. */
-    uint64_t messages;          /* Messages sent to clients. */
-    uint64_t bytes_sent;        /* Bytes written into client buffers. */
-    uint64_t bytes_verbatim;    /* ...of which copied verbatim from
-                                 * pre-serialized updates. */
+    uint64_t messages;          /* Messages queued on clients. */
+    uint64_t bytes_sent;        /* Bytes of those messages. */
+    uint64_t bytes_verbatim;    /* Bytes copied verbatim from pre-serialized
+                                 * updates into new message buffers. */
+    uint64_t buffers;           /* Message buffers made (each serialized
+                                 * message, queued on one client or more). */
+    uint64_t bytes_buffered;    /* Bytes in those buffers. */
+    uint64_t notifications_serialized;  /* Shared notifications made. */
+    uint64_t notifications_shared;  /* Queued by reference to one made
+                                     * for another client before. */
 };
 
 struct om_monitor;
@@ -179,6 +216,21 @@ enum om_cache_mode om_monitor_cache_mode(const struct om_monitor *);
 /* Test hook: with 'enable' false, new changes no longer invalidate cache
  * entries (a deliberately broken cache, to show the tests catch it). */
 void om_monitor_set_invalidation__(struct om_monitor *, bool enable);
+
+/* Test hook: with 'enable' false, the key of shared notifications lacks the
+ * last transaction id (a deliberately broken key). */
+void om_monitor_set_key_txn_id__(struct om_monitor *, bool enable);
+
+/* Test hook: with 'enable' true, every shared notification and condition
+ * group has the same hash, so that lookups rely on the equality checks
+ * alone (which the tests can then exercise). */
+void om_monitor_set_hash_collisions__(struct om_monitor *, bool enable);
+
+/* Live message buffers (queued on some client or cached) and their bytes,
+ * cached shared notifications, and condition groups. */
+size_t om_monitor_n_buffers(const struct om_monitor *, size_t *bytesp);
+size_t om_monitor_n_notifications(const struct om_monitor *);
+size_t om_monitor_n_cond_groups(const struct om_monitor *);
 
 /* Conditions for monitor_cond clients: per table, a list of clauses that a
  * row must match at least one of ("column == value", or a literal
@@ -213,8 +265,34 @@ bool om_client_flush(struct om_client *);
 bool om_client_needs_flush(const struct om_client *);
 bool om_client_is_conditional(const struct om_client *);
 
-/* What the client received so far, as the bytes of its messages, each
- * followed by a new-line.  With 'keep' false the client only counts what it
+/* Condition groups: whether two clients' conditions are the same once
+ * canonical (both unconditional counts as the same). */
+bool om_client_same_condition(const struct om_client *,
+                              const struct om_client *);
+
+/* The client's session, as in lib/jsonrpc.c.  Messages go into an output
+ * queue and are written into the client's socket, which holds at most
+ * 'window' bytes that the peer has not read (unlimited by default, so
+ * everything is written at once).  om_client_receive() is the peer reading
+ * everything its socket holds; om_client_run() writes what fits
+ * (jsonrpc_run()).  om_monitor_flush() is a pass of the server's main
+ * loop: it runs every client's session and sends updates only to those
+ * with nothing left to write, as ovsdb-server does.  The backlog is the
+ * number of bytes queued and not yet written (jsonrpc_get_backlog()); with
+ * a backlog limit, a message that takes the backlog above it disconnects
+ * the client.  A disconnected client's queue is dropped, it gets nothing
+ * more and its output stays as it was; destroy it. */
+void om_client_set_window(struct om_client *, size_t bytes);
+void om_client_receive(struct om_client *);
+void om_client_run(struct om_client *);
+size_t om_client_backlog(const struct om_client *);
+size_t om_client_n_queued(const struct om_client *);
+void om_client_set_backlog_limit(struct om_client *, size_t bytes);
+void om_client_disconnect(struct om_client *);
+bool om_client_is_connected(const struct om_client *);
+
+/* What the client received so far (written into its socket, read or not),
+ * as the bytes of its messages, each followed by a new-line.  With 'keep' false the client only counts what it
  * receives (for benchmarks). */
 const char *om_client_output(const struct om_client *, size_t *lenp);
 void om_client_clear_output(struct om_client *);

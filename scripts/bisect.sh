@@ -3,13 +3,23 @@
 # ./build.sh bisect (any base; writes a result file for ./build.sh report).
 # Source after common.sh and tree.sh.
 
-# bisect_series BASE: build every commit of ovs-json-perf/BASE but the last
-# (the main build builds that one) in a worktree of build/ovs-BASE, and run
-# -k json at each.  Fails when the branch is missing, has no commits, or a
-# commit does not build or pass.  Sets BISECT_BUILT to the number built.
+# series_count_upto BASE DIR: the number of patches in patches/BASE/series
+# up to and including those of the series DIR, or nothing if DIR is not one.
+series_count_upto() {
+    awk -v d="$2/" '{ n++ } index($0, d) == 1 { last = n } END { if (last) print last }' \
+        "$TOP/patches/$1/series"
+}
+
+# bisect_series BASE [DIR]: build every commit of ovs-json-perf/BASE but the
+# last (the main build builds that one) in a worktree of build/ovs-BASE, and
+# run -k json at each.  With DIR, only the commits of the series up to and
+# including patches/BASE/DIR/ (CI bisects the backport of 3.5.0 this way;
+# ./build.sh bisect does every commit).  Fails when the branch is missing,
+# has no commits, or a commit does not build or pass.  Sets BISECT_BUILT to
+# the number built.
 bisect_series() {
-    local base=$1 tree="$BUILD/ovs-$1" wt="$BUILD/test/bisect-$1" c n=0
-    local commits branch="${BRANCH_PREFIX:-ovs-json-perf}/$base"
+    local base=$1 upto=${2:-} tree="$BUILD/ovs-$1" wt="$BUILD/test/bisect-$1" c n=0
+    local commits branch="${BRANCH_PREFIX:-ovs-json-perf}/$base" k
     BISECT_BUILT=0
     git -C "$tree" rev-parse -q --verify "refs/heads/$branch" >/dev/null || {
         echo "bisect: $tree has no branch $branch; nothing was applied"
@@ -23,15 +33,23 @@ bisect_series() {
         echo "bisect: one patch; the main build built it"
         return 0
     fi
+    # Every commit but the last; with DIR, the first K (all of them built
+    # unless they reach the last).
+    local todo=("${commits[@]:0:${#commits[@]}-1}")
+    if [ -n "$upto" ]; then
+        k=$(series_count_upto "$base" "$upto")
+        [ -n "$k" ] || { echo "bisect: patches/$base/series has no series $upto"; return 1; }
+        [ "$k" -ge "${#commits[@]}" ] || todo=("${commits[@]:0:$k}")
+    fi
     if [ ! -d "$wt" ]; then
         mkdir -p "$BUILD/test"
         git -C "$tree" worktree prune
         git -C "$tree" worktree add -f --detach "$wt" "${commits[0]}"
     fi
     restore_packaging "$tree" "$wt" "$base"
-    for c in "${commits[@]:0:${#commits[@]}-1}"; do
+    for c in "${todo[@]}"; do
         n=$((n + 1))
-        stage "bisect $base: [$n/$((${#commits[@]} - 1))] $(git -C "$tree" log -1 --format=%s "$c")"
+        stage "bisect $base: [$n/${#todo[@]}] $(git -C "$tree" log -1 --format=%s "$c")"
         git -C "$wt" checkout -q --detach "$c"
         if ! (OVS_SRC="$wt" FORCE=1 "$TOP/build.sh" build --ovs-src "$wt" &&
               cd "$wt" && make check TESTSUITEFLAGS="-j$(nproc) -k json") >>"$LOG" 2>&1; then

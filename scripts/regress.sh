@@ -44,13 +44,51 @@ regress_passed() {
     grep -qE "^ *$2\. .*: +ok( |\$)" "$1"
 }
 
+# regress_number TREE KEY: the number of the test KEY ("FILE: TITLE") in
+# TREE's suite (numbers differ between stock and patched).
+regress_number() {
+    regress_key_lines "$1" | awk -F'\t' -v k="$2" '$2 == k { print $1; exit }'
+}
+
+# regress_one TREE KEY: run the test KEY alone in TREE; 0 if it passed.
+regress_one() {
+    local n log="$1/tests/regress-one.log"
+    n=$(regress_number "$1" "$2")
+    [ -n "$n" ] || return 1
+    regress_rerun "$1" "$log" "$n" >/dev/null 2>&1
+    regress_passed "$log" "$n"
+}
+
+# REGRESS_ROUNDS: how many more times a test that failed its rerun runs on
+# patched and on stock, in turn, before it is called a regression.
+REGRESS_ROUNDS=${REGRESS_ROUNDS:-3}
+
+# regress_paired STOCK PATCHED KEY: a test that failed patched twice runs
+# REGRESS_ROUNDS more times on each tree, alternating, under the same load.
+# Prints "flaky" if it passes patched once, "stock" if it fails on stock
+# too, "regression" otherwise.
+regress_paired() {
+    local stock=$1 patched=$2 key=$3 i p_ok=0 s_fail=0
+    for i in $(seq 1 "$REGRESS_ROUNDS"); do
+        if regress_one "$patched" "$key"; then p_ok=$((p_ok + 1)); fi
+        if ! regress_one "$stock" "$key"; then s_fail=$((s_fail + 1)); fi
+    done
+    echo "  $key: $REGRESS_ROUNDS more runs each: patched passed $p_ok, stock failed $s_fail" >&2
+    if [ $p_ok -gt 0 ]; then echo flaky
+    elif [ $s_fail -gt 0 ]; then echo stock
+    else echo regression
+    fi
+}
+
 # regress_record BASE STOCK PATCHED STOCK_LOG PATCHED_LOG OUT: compare,
 # rerun the tests that fail only patched, and write OUT.txt (the
-# comparison and the reruns) and OUT.summary (key=value, for report).
-# Returns 1 if a regression remains after the rerun.
+# comparison and the reruns) and OUT.summary (key=value, for report).  A
+# test that fails its rerun too runs again on both trees (regress_paired):
+# it is a regression only if it keeps failing patched and passes on stock.
+# Returns 1 if a regression remains.
 regress_record() {
     local base=$1 stock=$2 patched=$3 slog=$4 plog=$5 out=$6 cmp_rc=0
-    local suspects=() nums=() key n confirmed=0 flaky=0
+    local suspects=() nums=() key n confirmed=0 flaky=0 both=0 verdict
     "$TOP/scripts/suite-compare.sh" "$stock" "$patched" "$slog" "$plog" >"$out.txt" 2>&1 || cmp_rc=$?
     [ $cmp_rc -le 1 ] || die "suite-compare.sh failed (exit $cmp_rc): $(tail -n1 "$out.txt")"
     mapfile -t suspects < <(regress_suspects "$out.txt")
@@ -68,10 +106,20 @@ regress_record() {
             if [ -n "$n" ] && [ -f "$out.rerun.log" ] && regress_passed "$out.rerun.log" "$n"; then
                 echo "  $key: passed on rerun (flaky)" >>"$out.txt"
                 flaky=$((flaky + 1))
-            else
-                echo "  $key: failed again: REGRESSION" >>"$out.txt"
-                confirmed=$((confirmed + 1))
+                continue
             fi
+            verdict=$(regress_paired "$stock" "$patched" "$key" 2>>"$out.txt")
+            case $verdict in
+            flaky)
+                echo "  $key: failed again, then passed (flaky)" >>"$out.txt"
+                flaky=$((flaky + 1)) ;;
+            stock)
+                echo "  $key: failed again, and fails on stock too (flaky in both)" >>"$out.txt"
+                both=$((both + 1)) ;;
+            *)
+                echo "  $key: failed again: REGRESSION" >>"$out.txt"
+                confirmed=$((confirmed + 1)) ;;
+            esac
         done
         rm -f "$out.rerun.log"
     fi
@@ -88,6 +136,7 @@ patched_tests=${pt% *}
 patched_failed=${pt#* }
 failed_only_patched=${#suspects[@]}
 flaky_on_rerun=$flaky
+flaky_on_stock_too=$both
 regressions=$confirmed
 details=$(basename "$out.txt")
 EOF
@@ -186,6 +235,7 @@ report_rows() {
         echo "tests run (stock / patched)|$(val stock_tests) / $(val patched_tests)"
         echo "tests failed (stock / patched)|$(val stock_failed) / $(val patched_failed)"
         echo "failed only patched, flaky on rerun|$(val failed_only_patched), $(val flaky_on_rerun)"
+        echo "failed again, and on stock too|$(val flaky_on_stock_too)"
         echo "regressions against stock|$(val regressions)"
         ;;
     fuzz|fuzz-longest)

@@ -5,13 +5,22 @@ BRANCH_PREFIX=ovs-json-perf
 
 # The changes the series makes, in the order it makes them, and how each
 # one shows in the sources.  detect_features prints "NAME yes|no" lines.
-FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays json-uuid"
+FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays json-uuid
+monitor-json-cache-tests monitor-wire-order-test shared-notifications
+shared-conditions json-member-callback streaming-load streaming-compaction"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
     [inline-strings]="short strings stored in-place in struct json"
     [inline-arrays]="short arrays stored in-place in struct json"
     [json-uuid]="json_string_create_uuid() and json_object_put_uuid()"
+    [monitor-json-cache-tests]="autotests of the monitor json cache"
+    [monitor-wire-order-test]="autotest of the member order of monitor updates on the wire"
+    [shared-notifications]="monitor notifications serialized once and shared (jsonrpc_session_send_shared())"
+    [shared-conditions]="updates shared by sessions with identical conditions (ovsdb_condition_canonicalize())"
+    [json-member-callback]="json parser hands out completed members (json_parser_set_member_cb())"
+    [streaming-load]="rows converted while a database record is parsed (ovsdb_log_read_cb())"
+    [streaming-compaction]="compacted databases written a row at a time (ovsdb_log_write_cb())"
 )
 
 # source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
@@ -33,6 +42,13 @@ has_feature() {
     inline-strings) path=include/openvswitch/json.h pattern=JSON_STRING_INLINE ;;
     inline-arrays) path=include/openvswitch/json.h pattern=JSON_ARRAY_INLINE ;;
     json-uuid) path=include/openvswitch/json.h pattern=json_string_create_uuid ;;
+    monitor-json-cache-tests) path=tests/ovsdb-monitor.at pattern="monitor json cache - same updates" ;;
+    monitor-wire-order-test) path=tests/ovsdb-monitor-wire.py pattern=. ;;
+    shared-notifications) path=lib/jsonrpc.h pattern=jsonrpc_session_send_shared ;;
+    shared-conditions) path=ovsdb/condition.h pattern=ovsdb_condition_canonicalize ;;
+    json-member-callback) path=include/openvswitch/json.h pattern=json_parser_set_member_cb ;;
+    streaming-load) path=ovsdb/log.h pattern=ovsdb_log_read_cb ;;
+    streaming-compaction) path=ovsdb/log.h pattern=ovsdb_log_write_cb ;;
     *) return 1 ;;
     esac
     grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
@@ -107,6 +123,13 @@ patch_feature() {
     *"json: Access arrays only through"*|*"json: Store short arrays in-place"*)
         echo inline-arrays ;;
     *"json: Add upstream's uuid string helpers"*) echo json-uuid ;;
+    *"tests: Add monitor json cache tests"*) echo monitor-json-cache-tests ;;
+    *"tests: Check member order of monitor updates on the wire"*) echo monitor-wire-order-test ;;
+    *"ovsdb: Share serialized monitor notifications"*) echo shared-notifications ;;
+    *"ovsdb: Share monitor updates between identical conditions"*) echo shared-conditions ;;
+    *"json: Add a parser mode that hands out completed members"*) echo json-member-callback ;;
+    *"ovsdb: Convert rows while a database record is parsed"*) echo streaming-load ;;
+    *"ovsdb: Write compacted databases a row at a time"*) echo streaming-compaction ;;
     *) echo always ;;
     esac
 }

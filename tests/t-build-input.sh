@@ -276,6 +276,33 @@ t_good_apply() {
     fi
 }
 
+# A checkout that already carries the whole series on a branch of its own
+# (a distributor's tree): apply reports every change as already present,
+# applies nothing and leaves the tree as it was.  Every patch needs a
+# detection feature for this (patch_feature in scripts/tree.sh).
+t_carried() {
+    local base=$1 d="$SCRATCH/carried-$1" before n
+    checkout "$base" "$d"
+    bs apply --ovs-src "$d"
+    [ "$RC" -eq 0 ] || { failed "$base: carried series" "first apply: exit $RC: $ERR"; return; }
+    git -C "$d" checkout -q -b carry
+    git -C "$d" branch -q -D "ovs-json-perf/$base"
+    before=$(snapshot "$d")
+    n=$(series_patches "$base" | wc -l)
+    bs apply --ovs-src "$d"
+    if [ "$RC" -ne 0 ]; then
+        failed "$base: a tree that carries the series" "exit $RC: $ERR"
+    elif [ "$(grep -c 'already present' "$SCRATCH/out" "$SCRATCH/err" |
+              awk -F: '{ n += $2 } END { print n }')" -ne "$n" ]; then
+        failed "$base: a tree that carries the series" \
+            "not all $n patches reported as already present: $(grep -h 'already present' "$SCRATCH/out" "$SCRATCH/err" | tr '\n' '|')"
+    elif ! grep -q 'nothing to apply' "$SCRATCH/out" || [ "$(snapshot "$d")" != "$before" ]; then
+        failed "$base: a tree that carries the series" "applied something or changed the tree"
+    else
+        pass "$base: a tree that carries the series: all $n changes already present, nothing applied"
+    fi
+}
+
 t_plain_good() {
     local p="$SCRATCH/plain-good"
     mkdir -p "$p"
@@ -920,15 +947,19 @@ t_force_rollback() {
         "does not apply.*the tree is back as it was" "$before" apply --ovs-src "$d" --force
 }
 
-# record_with_rerun DIR OUT RESULT: regress_record on the made-up trees and
-# logs in DIR, into OUT, with a rerun of test 3 whose result line ends in
-# RESULT.  Runs in a subshell: it sources scripts/regress.sh.
+# record_with_rerun DIR OUT RESULT [STOCK_RESULT]: regress_record on the
+# made-up trees and logs in DIR, into OUT, with reruns of "beta" whose result
+# line ends in RESULT on patched and STOCK_RESULT (default ok) on stock.  Runs in a subshell: it sources scripts/regress.sh.
 record_with_rerun() (
     # shellcheck source=../scripts/regress.sh
     . "$TOP/scripts/regress.sh"
-    RERUN_RESULT=$3
+    RERUN_RESULT=$3 STOCK_RESULT=${4:- ok}
+    # shellcheck disable=SC2034  # regress_paired's
+    REGRESS_ROUNDS=2
     regress_rerun() {
-        printf '## Running the tests. ##\n3. a.at:9: testing beta: with a colon ...\n3. a.at:9: %s\n' "$RERUN_RESULT" >"$2"
+        local r=$RERUN_RESULT
+        [ "$(basename "$1")" != stock ] || r=$STOCK_RESULT
+        printf '## Running the tests. ##\n%s. a.at:9: testing beta: with a colon ...\n%s. a.at:9: %s\n' "$3" "$3" "$r" >"$2"
     }
     regress_record 3.5.0 "$1/stock" "$1/patched" "$1/stock.log" "$1/patched.log" "$2"
 )
@@ -961,6 +992,16 @@ t_regress() {
     else
         failed "regress: a test failing again on rerun is a regression" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-b.summary" 2>&1) $out"
     fi
+    rc=0
+    out=$(record_with_rerun "$d" "$r/regress-3.5.0-c" 'FAILED (a.at:11)' 'FAILED (a.at:11)') || rc=$?
+    if [ $rc -eq 0 ] && grep -qx 'regressions=0' "$r/regress-3.5.0-c.summary" &&
+       grep -qx 'flaky_on_stock_too=1' "$r/regress-3.5.0-c.summary" &&
+       grep -qx '  a.at: beta: with a colon: failed again, and fails on stock too (flaky in both)' "$r/regress-3.5.0-c.txt"; then
+        pass "regress: a test failing again that fails on stock too when rerun is not a regression"
+    else
+        failed "regress: a test that fails on stock too" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-c.summary" 2>&1) $out"
+    fi
+    sed -i 's/^date=.*/date=2000-01-01T00:00:00Z/' "$r/regress-3.5.0-c.summary"
     printf 'kind=fuzz\nbase=3.1.0\ndate=2026-11-30T10:00:00Z\nexecutions=1500000\ncrashes=0\n' >"$r/fuzz-3.1.0.summary"
     OVS_JSON_PERF_RESULTS="$r" bs report
     out=$(cat "$SCRATCH/out")
@@ -1016,6 +1057,7 @@ main() {
     for b in 3.5.0 3.1.0 4.0.0; do
         if [ -s "$TOP/patches/$b/series" ]; then
             t_good_apply "$b"
+            t_carried "$b"
         else
             echo "note: patches/$b has no series; no apply case for $b"
         fi

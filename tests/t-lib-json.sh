@@ -6,10 +6,15 @@
 # live against a built OVS with 3.6's json.h), a ThreadSanitizer run with
 # concurrent parsers, lib-json and libopenvswitch linked into one program,
 # a fuzz smoke run, and the differential test against "ovstest test-json".
+# The streaming parser (json_parser_set_member_cb()): tests/lib-json/
+# stream.c (equality with the normal parse, damage, truncation, ownership,
+# bounded memory; plain and ASan+UBSan), its api-diff rows, and "test-json
+# --member-depth=N" against the 4.0.0 tree with its series, when built.
 #
 # Ends with "N passed, N failed"; exits non-zero iff a case failed.
 # Environment: BUILD, LOG, CI (from tests/run.sh); OVSTEST overrides the
 # reference program (default: the patched tree's tests/ovstest);
+# STREAM_OVSTEST the one for --member-depth (default: build/ovs-4.0.0's);
 # LIBJSON_FUZZ_SECONDS overrides the fuzz time (60 in CI, else 20).
 set -euo pipefail
 
@@ -93,7 +98,7 @@ check "build with clang -std=c11 -Wall -Wextra -Werror" \
     make -C "$LIB" -j2 O="$T/clang" CC=clang
 check "build of lib-json/ itself (libovsjson.a, .so, ovsjson.pc, test-json)" \
     make -C "$LIB" -j2
-for f in libovsjson.a libovsjson.so libovsjson.so.1 libovsjson.so.1.0.0 \
+for f in libovsjson.a libovsjson.so libovsjson.so.1 libovsjson.so.1.1.0 \
     ovsjson.pc test-json; do
     if [ -s "$T/gcc/$f" ] && [ -s "$LIB/$f" ]; then
         ok "artifact $f"
@@ -129,7 +134,7 @@ opt/ovsjson-test/include/ovsjson/uuid.h
 opt/ovsjson-test/lib/libovsjson.a
 opt/ovsjson-test/lib/libovsjson.so
 opt/ovsjson-test/lib/libovsjson.so.1
-opt/ovsjson-test/lib/libovsjson.so.1.0.0
+opt/ovsjson-test/lib/libovsjson.so.1.1.0
 opt/ovsjson-test/lib/pkgconfig/ovsjson.pc"
     got=$(installed_files "$DEST" || true)
     if [ "$got" = "$want" ]; then
@@ -138,12 +143,12 @@ opt/ovsjson-test/lib/pkgconfig/ovsjson.pc"
         fail "install DESTDIR PREFIX: installed $(tr '\n' ' ' <<<"$got")"
     fi
     L="$DEST$PFX/lib"
-    soname=$(readelf -d "$L/libovsjson.so.1.0.0" 2>/dev/null |
+    soname=$(readelf -d "$L/libovsjson.so.1.1.0" 2>/dev/null |
              sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p' || true)
     if [ "$soname" = libovsjson.so.1 ] &&
-       [ "$(readlink "$L/libovsjson.so.1")" = libovsjson.so.1.0.0 ] &&
+       [ "$(readlink "$L/libovsjson.so.1")" = libovsjson.so.1.1.0 ] &&
        [ "$(readlink "$L/libovsjson.so")" = libovsjson.so.1 ]; then
-        ok "soname libovsjson.so.1; libovsjson.so -> .so.1 -> .so.1.0.0"
+        ok "soname libovsjson.so.1; libovsjson.so -> .so.1 -> .so.1.1.0"
     else
         fail "soname '$soname' or links wrong: $(find "$L" -maxdepth 1 -printf '%f->%l ')"
     fi
@@ -258,11 +263,20 @@ fi
 # Live, against every built OVS tree whose json.h has 3.6's API.  Rows for
 # functions a tree lacks (the backports have no json_object_is_empty(), 3.1
 # no json_array_contains_string()) are left out of both sides.
+# The streaming rows need json_parser_set_member_cb() (4.0.0's series).
+streaming_trees=0
 for tree in "$BUILD"/ovs-*; do
     [ -f "$tree/lib/.libs/libopenvswitch.a" ] &&
         grep -q json_string_create_uuid "$tree/include/openvswitch/json.h" || continue
     read -r -a tree_libs <<<"$(sed -n 's/^\(LIBS\|SSL_LIBS\|CAPNG_LDADD\) = //p' "$tree/Makefile" 2>/dev/null | tr '\n' ' ')"
     rows=()
+    with=
+    if grep -q json_parser_set_member_cb "$tree/include/openvswitch/json.h"; then
+        streaming_trees=$((streaming_trees + 1))
+        with=", streaming rows included"
+    else
+        rows+=(-DAPI_DIFF_NO_STREAMING)
+    fi
     grep -q json_object_is_empty "$tree/include/openvswitch/json.h" ||
         rows+=(-DAPI_DIFF_NO_OBJECT_IS_EMPTY)
     grep -q json_array_contains_string "$tree/include/openvswitch/json.h" ||
@@ -276,11 +290,16 @@ for tree in "$BUILD"/ovs-*; do
            "${tree_libs[@]}" -lpthread -o "$T/api-diff-ovs" &&
        "$T/api-diff-ovs" >"$T/api-diff-ovs.out" 2>>"$LOG" &&
        cmp -s "$T/api-diff.out" "$T/api-diff-ovs.out"; then
-        ok "api-diff: identical to $(basename "$tree")'s libopenvswitch, live"
+        ok "api-diff: identical to $(basename "$tree")'s libopenvswitch, live$with"
     else
         fail "api-diff: differs from $(basename "$tree") (log: $LOG): $(diff "$T/api-diff.out" "$T/api-diff-ovs.out" 2>&1 | head -c 300 | tr '\n' ' ')"
     fi
 done
+
+if [ $streaming_trees -eq 0 ]; then
+    echo "  skip: api-diff streaming rows live: no built OVS tree has json_parser_set_member_cb()" \
+         "(./build.sh apply --base 4.0.0 && ./build.sh build --base 4.0.0); the recorded output is still checked"
+fi
 
 # --- Threads (ThreadSanitizer). ---
 stage "lib-json: ThreadSanitizer, concurrent parsers from a cold start"
@@ -328,6 +347,25 @@ if [ -x "$T/asan/test-json" ]; then
     else
         fail "asan: $bad generated documents crashed or reported errors"
     fi
+fi
+
+# --- The streaming parser (tests/lib-json/stream.c). ---
+# Linked with the allocation counter (--wrap), plain and ASan+UBSan, on
+# the conformance cases and the generated corpus.
+stage "lib-json: streaming parser"
+WRAP=-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+if run gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I"$LIB/include" \
+       "$TOP/tests/lib-json/stream.c" "$T/gcc/libovsjson.a" "$WRAP" -o "$T/stream"; then
+    run_cases stream "$T/stream" "$TOP/tests/lib-json/conformance" "$T/corpus"
+else
+    fail "stream: does not build (log: $LOG)"
+fi
+if [ -f "$T/asan/libovsjson.a" ] &&
+   run gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror $SAN -I"$LIB/include" \
+       "$TOP/tests/lib-json/stream.c" "$T/asan/libovsjson.a" "$WRAP" -o "$T/stream-asan"; then
+    run_cases "asan: stream" "$T/stream-asan" "$TOP/tests/lib-json/conformance" "$T/corpus"
+else
+    fail "asan: stream does not build (log: $LOG)"
 fi
 
 # --- Fuzz smoke. ---
@@ -469,6 +507,33 @@ else
                 "--multiple" "$r-all.txt"
         done
         diff_files "OVSDB records" "" "${recs[@]:0:200}"
+    fi
+fi
+
+# --- Streaming: test-json --member-depth against the 4.0.0 series. ---
+stage "lib-json: differential test of --member-depth against OVS 4.0.0 with its series"
+STREAM_OVSTEST=${STREAM_OVSTEST:-"$BUILD/ovs-4.0.0/tests/ovstest"}
+stream_src="$(dirname "$STREAM_OVSTEST")/test-json.c"
+if [ ! -x "$STREAM_OVSTEST" ] || ! grep -q member-depth "$stream_src" 2>/dev/null; then
+    echo "  skip: --member-depth differential: $STREAM_OVSTEST is not built with the" \
+         "4.0.0 series (./build.sh apply --base 4.0.0 && ./build.sh build --base 4.0.0)"
+else
+    echo "  reference: $STREAM_OVSTEST"
+    for depth in 1 2 3; do
+        OVSTEST=$STREAM_OVSTEST diff_files "--member-depth=$depth conformance" \
+            "--member-depth=$depth" "$TOP"/tests/lib-json/conformance/*.json
+    done
+    OVSTEST=$STREAM_OVSTEST EXPECT_VALID=1 diff_files "--member-depth=2 generated valid" \
+        "--member-depth=2" "$T"/corpus/v-*.json
+    OVSTEST=$STREAM_OVSTEST diff_files "--member-depth=2 generated damaged" \
+        "--member-depth=2" "$T"/corpus/x-*.json
+    OVSTEST=$STREAM_OVSTEST diff_files "--member-depth=1 --pretty generated" \
+        "--member-depth=1 --pretty" "$T"/corpus/v-00[0-3]*.json "$T"/corpus/x-00[0-1]*.json
+    mapfile -t fz < <(find "$BUILD/lib-json/fuzz/corpus" -type f 2>/dev/null | sort | head -n 250)
+    OVSTEST=$STREAM_OVSTEST diff_files "--member-depth=2 fuzzer corpus" "--member-depth=2" "${fz[@]}"
+    mapfile -t recs < <(find "$T" -maxdepth 1 -name 'db-quick-*-[0-9]*.json' 2>/dev/null | sort | head -n 200)
+    if [ ${#recs[@]} -gt 0 ]; then
+        OVSTEST=$STREAM_OVSTEST diff_files "--member-depth=2 OVSDB records" "--member-depth=2" "${recs[@]}"
     fi
 fi
 

@@ -68,7 +68,49 @@ t_bisect() {
     expect "run.sh: the bisect step fails when the branch has no commits" "0 0 1" "$got"
 }
 
+# check_selection's rerun: a test that fails once and passes on --recheck
+# is flaky and the step passes; one that fails again fails the step.  A
+# stub build.sh stands for the first run, a stub tree's Makefile for the
+# rerun (which must be given --recheck).
+t_recheck() {
+    local top="$SCRATCH/top" tree="$SCRATCH/ovs-9.9.9"
+    mkdir -p "$top" "$tree/tests"
+    # shellcheck disable=SC2016  # expanded by sh and make, not here
+    printf '#!/bin/sh\nexit "$FIRST_RC"\n' >"$top/build.sh"
+    chmod +x "$top/build.sh"
+    # shellcheck disable=SC2016
+    printf 'check:\n\ttest "$(TESTSUITEFLAGS)" = --recheck\n\texit $(RECHECK_RC)\n' >"$tree/Makefile"
+    printf 'Failed tests:\n  7: json - a flaky one\nSkipped tests:\n' >"$tree/tests/testsuite.log"
+    local first recheck want name got
+    while read -r first recheck want name; do
+        got=$(FIRST_RC=$first RECHECK_RC=$recheck in_run_top "$top" check_selection 9.9.9)
+        expect "run.sh: check selection, $name" "0 0 $want" "$got"
+    done <<'CASES'
+0 1 0 passes the first time (no rerun)
+1 0 0 fails once and passes on --recheck
+1 1 1 fails again on --recheck
+CASES
+    FIRST_RC=1 RECHECK_RC=0 in_run_top "$top" check_selection 9.9.9 >/dev/null
+    grep -q "7: json - a flaky one" "$SCRATCH/run-out" ||
+        fail "run.sh: check selection names the flaky test" "$(cat "$SCRATCH/run-out")"
+}
+
+# in_run_top TOP FUNCTION ARGS...: in_run with tests/run.sh's TOP replaced.
+in_run_top() {
+    (
+        # shellcheck source=run.sh disable=SC2031  # TOP is replaced below
+        . "$TOP/tests/run.sh" >/dev/null
+        # shellcheck disable=SC2034  # run.sh's counters and paths
+        TOP=$1 BUILD="$SCRATCH" PASSED=0 FAILED=0 FAILURES=()
+        shift
+        local rc=0
+        "$@" >"$SCRATCH/run-out" 2>&1 || rc=$?
+        echo "$PASSED $FAILED $rc"
+    )
+}
+
 t_components
 t_bisect
+t_recheck
 rm -rf "$SCRATCH"
 summary

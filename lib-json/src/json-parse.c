@@ -6,7 +6,14 @@
  * entirely inside one json_parser_feed() call is never copied to a scratch
  * buffer, strings without escapes are copied once into their final place
  * (inline in "struct json" when short), and containers are built only when
- * they close, from a value stack, with exactly the space they need. */
+ * they close, from a value stack, with exactly the space they need.
+ *
+ * With a member callback (json_parser_set_member_cb()), a value that
+ * completes as a member at the chosen depth goes to the callback instead of
+ * the value stack: since containers are built only when they close, such a
+ * member never joins its parent unless the callback declines it, and an
+ * unfinished one is still on the value stack, where json_parser_abort()
+ * frees it. */
 
 #include <errno.h>
 #include <limits.h>
@@ -76,6 +83,12 @@ struct json_parser {
     char *names;                /* Member names of the open objects. */
     size_t names_len, names_alloc;
     struct json *result;        /* The top-level value, once complete. */
+
+    /* Streaming: see json_parser_set_member_cb(). */
+    json_parser_member_cb *member_cb;   /* NULL if none. */
+    void *member_aux;                   /* Its 'aux'. */
+    size_t member_depth;                /* Depth of the members it gets. */
+    const char **member_path;           /* 'member_depth' names for it. */
 };
 
 static void parser_error(struct json_parser *, long long pos,
@@ -202,10 +215,55 @@ push_key(struct json_parser *p, size_t offset)
     p->keys[p->n_keys++] = offset;
 }
 
+/* True if a value that completes now is a member that goes to the member
+ * callback: the open containers are exactly 'member_depth' objects. */
+static bool
+is_streamed_member(const struct json_parser *p)
+{
+    if (p->height != p->member_depth) {
+        return false;
+    }
+    for (size_t i = 0; i < p->height; i++) {
+        if (!p->frames[i].is_object) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Offers 'v', the member value that just completed in the innermost open
+ * object, to the member callback.  Returns true if the callback took it;
+ * then its name is gone from the names arena too. */
+static bool
+offer_member(struct json_parser *p, struct json *v)
+{
+    size_t own = p->keys[p->n_keys - 1];
+    size_t depth = p->member_depth;
+
+    /* Frame i (i >= 1) is the value of the last name its parent object
+     * had when the frame opened. */
+    for (size_t i = 1; i < depth; i++) {
+        p->member_path[i - 1] = p->names + p->keys[p->frames[i].kstart - 1];
+    }
+    p->member_path[depth - 1] = p->names + own;
+    if (!p->member_cb(p->member_aux, p->member_path, depth, v)) {
+        return false;
+    }
+    p->n_keys--;
+    p->names_len = own;
+    return true;
+}
+
 /* A complete value 'v' arrived where the grammar expects a value. */
 static inline void
 put_value(struct json_parser *p, struct json *v)
 {
+    if (OVSJSON_UNLIKELY(p->member_cb != NULL)
+        && p->state == P_OBJ_VALUE && is_streamed_member(p)
+        && offer_member(p, v)) {
+        p->state = P_OBJ_NEXT;
+        return;
+    }
     push_val(p, v);
     p->state = p->state == P_OBJ_VALUE ? P_OBJ_NEXT : P_ARR_NEXT;
 }
@@ -344,10 +402,14 @@ input_end(struct json_parser *p, bool is_object, long long pos)
         if (!(p->flags & JSPF_TRAILER)) {
             p->done = true;
         }
-    } else {
+    } else if (OVSJSON_LIKELY(!p->member_cb)) {
         push_val(p, json);
         p->state = p->frames[p->height - 1].is_object ? P_OBJ_NEXT
                                                        : P_ARR_NEXT;
+    } else {
+        p->state = p->frames[p->height - 1].is_object ? P_OBJ_VALUE
+                                                       : P_ARR_VALUE;
+        put_value(p, json);
     }
 }
 
@@ -1132,6 +1194,22 @@ json_parser_finish(struct json_parser *p)
     return json;
 }
 
+/* Makes 'p' pass each member of an object that is 'depth' levels deep to
+ * 'cb' as soon as the member's value is complete (see json.h).  As in OVS,
+ * 'depth' must be at least 1 and no input may have been fed yet.  A null
+ * 'cb' turns streaming off. */
+void
+json_parser_set_member_cb(struct json_parser *p, size_t depth,
+                          json_parser_member_cb *cb, void *aux)
+{
+    ovs_assert(depth > 0 && p->state == P_START && !p->height);
+    free(p->member_path);
+    p->member_cb = cb;
+    p->member_aux = aux;
+    p->member_depth = depth;
+    p->member_path = ojs_xzalloc(depth * sizeof *p->member_path);
+}
+
 void
 json_parser_abort(struct json_parser *p)
 {
@@ -1148,6 +1226,7 @@ json_parser_abort(struct json_parser *p)
     free(p->keys);
     free(p->names);
     free(p->frames);
+    free(p->member_path);
     ds_destroy(&p->buf);
     free(p->error);
     free(p);

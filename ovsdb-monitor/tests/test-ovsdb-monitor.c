@@ -212,9 +212,12 @@ struct world {
     struct om_db *db;                       /* The database. */
     struct om_monitor *mon;                 /* Its one monitor. */
     struct om_table *tables[N_TABLES];      /* Tables, as in 'specs'. */
+    struct om_table *unmonitored;           /* A table nobody monitors. */
     struct om_client *clients[MAX_CLIENTS]; /* Clients; null once gone. */
     struct client_info info[MAX_CLIENTS];   /* What the test knows. */
     size_t n_clients;                       /* Clients created so far. */
+    size_t n_stalled;                       /* Times a flush found a client
+                                             * with a backlog. */
 };
 
 static void
@@ -234,6 +237,20 @@ world_init(struct world *w, enum om_cache_mode mode, uint64_t seed)
             abort();
         }
     }
+    static const struct om_column_def sb_global_cols[] = {
+        { "nb_cfg", OM_SCALAR, OM_INTEGER, 0 },
+    };
+    w->unmonitored = om_db_add_table(w->db, "SB_Global", sb_global_cols, 1);
+}
+
+/* A commit that changes only the unmonitored table: the last transaction
+ * id moves, the monitor's change sets and cache stay as they are. */
+static void
+world_unmonitored_txn(struct world *w)
+{
+    struct om_txn *txn = om_txn_begin(w->db);
+    om_txn_insert(txn, w->unmonitored);
+    om_txn_commit(txn);
 }
 
 static void
@@ -245,7 +262,9 @@ world_destroy(struct world *w)
     om_db_destroy(w->db);       /* Destroys the monitor and its clients. */
 }
 
-/* Condition number 'n' (1..3). */
+/* Condition number 'n' (1..3; 5 and 6 are 1 and 2 with their clauses in
+ * another order and repeated, the same once canonical; 7 is 1 with other
+ * values; others: literally true). */
 static struct om_condition *
 make_condition(int n)
 {
@@ -277,6 +296,33 @@ make_condition(int n)
         om_condition_add_equal(c, "MAC_Binding", "ip", v);
         json_destroy(v);
         break;
+    case 5:
+        v = json_string_create("ingress");
+        om_condition_add_equal(c, "Logical_Flow", "pipeline", v);
+        json_destroy(v);
+        v = json_boolean_create(true);
+        om_condition_add_equal(c, "Port_Binding", "up", v);
+        json_destroy(v);
+        v = json_string_create("ingress");
+        om_condition_add_equal(c, "Logical_Flow", "pipeline", v);
+        json_destroy(v);
+        break;
+    case 6:
+        om_condition_add_bool(c, "MAC_Binding", false);
+        for (int k = 3; k >= 0; k--) {
+            v = json_integer_create(k % 3);
+            om_condition_add_equal(c, "Logical_Flow", "table_id", v);
+            json_destroy(v);
+        }
+        break;
+    case 7:
+        v = json_boolean_create(false);
+        om_condition_add_equal(c, "Port_Binding", "up", v);
+        json_destroy(v);
+        v = json_string_create("egress");
+        om_condition_add_equal(c, "Logical_Flow", "pipeline", v);
+        json_destroy(v);
+        break;
     default:
         /* Literally true everywhere: unconditional. */
         om_condition_add_bool(c, "Port_Binding", true);
@@ -285,9 +331,12 @@ make_condition(int n)
     return c;
 }
 
+/* A client with monitor id 'id' (null: "mon-N" where N is the client's
+ * number modulo 3, so that some clients get the same bytes and others of
+ * the same version do not). */
 static int
-world_join(struct world *w, enum om_version v, int cond, int pred,
-           const char *last_txn_id)
+world_join_id(struct world *w, enum om_version v, int cond, int pred,
+              const char *last_txn_id, const char *id_)
 {
     size_t i = w->n_clients++;
     char id[32], *error = NULL;
@@ -296,7 +345,11 @@ world_join(struct world *w, enum om_version v, int cond, int pred,
     if (i >= MAX_CLIENTS) {
         abort();
     }
-    snprintf(id, sizeof id, "mon-%zu", i);
+    if (id_) {
+        snprintf(id, sizeof id, "%s", id_);
+    } else {
+        snprintf(id, sizeof id, "mon-%zu", i % 3);
+    }
     w->info[i].version = v;
     w->info[i].cond = cond;
     w->info[i].pred = pred;
@@ -307,6 +360,13 @@ world_join(struct world *w, enum om_version v, int cond, int pred,
     }
     om_condition_destroy(c);
     return (int) i;
+}
+
+static int
+world_join(struct world *w, enum om_version v, int cond, int pred,
+           const char *last_txn_id)
+{
+    return world_join_id(w, v, cond, pred, last_txn_id, NULL);
 }
 
 static void
@@ -323,13 +383,18 @@ world_cond_change(struct world *w, size_t i, int cond)
     om_condition_destroy(c);
 }
 
+/* Client 'i' closes its connection, maybe in the middle of a message: it
+ * keeps what it received up to its last complete message. */
 static void
 world_leave(struct world *w, size_t i)
 {
     size_t len;
     const char *out = om_client_output(w->clients[i], &len);
 
-    w->info[i].final_output = strdup(out);
+    while (len && out[len - 1] != '\n') {
+        len--;
+    }
+    w->info[i].final_output = strndup(out, len);
     om_client_destroy(w->clients[i]);
     w->clients[i] = NULL;
 }
@@ -731,7 +796,7 @@ row_matches(int cond, const struct om_table *table, const char *uuid)
     const char *name = om_table_name(table);
     const struct json *v;
 
-    switch (cond) {
+    switch (cond == 5 ? 1 : cond == 6 ? 2 : cond) {
     case 1:
         if (!strcmp(name, "Port_Binding")) {
             return om_table_get(table, uuid, "up")->type == JSON_TRUE;
@@ -739,6 +804,15 @@ row_matches(int cond, const struct om_table *table, const char *uuid)
             return !strcmp(json_string(om_table_get(table, uuid,
                                                     "pipeline")),
                            "ingress");
+        }
+        return true;
+    case 7:
+        if (!strcmp(name, "Port_Binding")) {
+            return om_table_get(table, uuid, "up")->type == JSON_FALSE;
+        } else if (!strcmp(name, "Logical_Flow")) {
+            return !strcmp(json_string(om_table_get(table, uuid,
+                                                    "pipeline")),
+                           "egress");
         }
         return true;
     case 2:
@@ -855,6 +929,9 @@ static void
 flush_all(struct world *w)
 {
     om_monitor_flush(w->mon);
+    for (size_t i = 0; i < w->n_clients; i++) {
+        w->n_stalled += w->clients[i] && om_client_backlog(w->clients[i]);
+    }
 }
 
 /* A random scenario: clients of every version join (some with conditions
@@ -868,6 +945,9 @@ run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
     uint64_t s = seed * 7919 + 17;
 
     world_init(w, mode, seed);
+    /* In the last mode, lookups of notifications and condition groups go
+     * by their equality checks alone. */
+    om_monitor_set_hash_collisions__(w->mon, mode == OM_CACHE_SHARED_COND);
     for (int i = 0; i < 3; i++) {
         world_random_txn(w, &s);
     }
@@ -878,15 +958,19 @@ run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
         if (k < 15 && (int) n < max_clients) {
             enum om_version v = rnd_n(&s, OM_N_VERSIONS);
             int cond = (conditions && v != OM_V1 && !rnd_n(&s, 3)
-                        ? 1 + (int) rnd_n(&s, 4) : 0);
-            world_join(w, v, cond, -1, NULL);
+                        ? 1 + (int) rnd_n(&s, 7) : 0);
+            int c = world_join(w, v, cond, -1, NULL);
+            if (!rnd_n(&s, 4)) {
+                /* A slow client: its socket holds few unread bytes. */
+                om_client_set_window(w->clients[c], 200 + rnd_n(&s, 4000));
+            }
         } else if (k < 20 && n && (int) n < max_clients) {
             size_t i = rnd_n(&s, n);
             if (w->clients[i] && w->info[i].version == OM_V3) {
                 char last[37] = "";
                 struct json *none = NULL;
-                apply_output(&none, OM_V3, world_output(w, i), last);
                 world_leave(w, i);
+                apply_output(&none, OM_V3, w->info[i].final_output, last);
                 if (!rnd_n(&s, 8)) {
                     /* A transaction id the server never made. */
                     snprintf(last, sizeof last, "%s",
@@ -902,12 +986,23 @@ run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
         } else if (k < 28 && n && conditions) {
             size_t i = rnd_n(&s, n);
             if (w->clients[i] && w->info[i].version != OM_V1) {
-                world_cond_change(w, i, (int) rnd_n(&s, 5));
+                world_cond_change(w, i, (int) rnd_n(&s, 8));
             }
-        } else if (k < 60) {
-            world_random_txn(w, &s);
-        } else if (k < 80) {
+        } else if (k < 55) {
+            if (rnd_n(&s, 5)) {
+                world_random_txn(w, &s);
+            } else {
+                world_unmonitored_txn(w);
+            }
+        } else if (k < 75) {
             flush_all(w);
+        } else if (k < 85) {
+            /* Slow clients read what their socket holds. */
+            for (size_t i = 0; i < n; i++) {
+                if (rnd_n(&s, 2) && w->clients[i]) {
+                    om_client_receive(w->clients[i]);
+                }
+            }
         } else {
             for (size_t i = 0; i < n; i++) {
                 if (rnd_n(&s, 2) && w->clients[i]) {
@@ -916,40 +1011,51 @@ run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
             }
         }
     }
+    /* Everyone reads everything. */
+    for (size_t i = 0; i < w->n_clients; i++) {
+        if (w->clients[i]) {
+            om_client_set_window(w->clients[i], SIZE_MAX);
+        }
+    }
+    flush_all(w);
     flush_all(w);
 }
 
-static const enum om_cache_mode modes[3] = {
-    OM_CACHE_NONE, OM_CACHE_JSON, OM_CACHE_SERIALIZED
+#define N_MODES 5
+static const enum om_cache_mode modes[N_MODES] = {
+    OM_CACHE_NONE, OM_CACHE_JSON, OM_CACHE_SERIALIZED, OM_CACHE_SHARED,
+    OM_CACHE_SHARED_COND,
 };
 
-/* Every client gets byte-identical output in the three modes, and what
- * each got brings its replica exactly to the database's state. */
+/* Every client gets byte-identical output in every mode, and what each got
+ * brings its replica exactly to the database's state. */
 static void
 test_modes_agree(uint64_t seed, int n_steps, int max_clients,
                  bool conditions)
 {
-    static struct world w[3];
-    char name[160];
+    static struct world w[N_MODES];
+    char name[200];
 
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < N_MODES; m++) {
         run_scenario(&w[m], modes[m], seed, n_steps, max_clients,
                      conditions);
     }
 
     size_t n = w[0].n_clients, n_bytes = 0, versions[OM_N_VERSIONS] = {0};
     size_t n_cond = 0, n_reconnect = 0;
-    for (int m = 1; m < 3; m++) {
+    for (int m = 1; m < N_MODES; m++) {
         EXPECT(w[m].n_clients == n, "modes ran different scenarios");
+        if (w[m].n_clients < n) {
+            n = w[m].n_clients;
+        }
     }
-    for (size_t i = 0; i < n && i < w[1].n_clients && i < w[2].n_clients;
-         i++) {
+    for (size_t i = 0; i < n; i++) {
         const char *ref = world_output(&w[0], i);
         n_bytes += strlen(ref);
         versions[w[0].info[i].version]++;
         n_cond += w[0].info[i].cond != 0;
         n_reconnect += w[0].info[i].pred >= 0;
-        for (int m = 1; m < 3; m++) {
+        for (int m = 1; m < N_MODES; m++) {
             const char *out = world_output(&w[m], i);
             if (strcmp(ref, out)) {
                 size_t d = 0;
@@ -964,18 +1070,33 @@ test_modes_agree(uint64_t seed, int n_steps, int max_clients,
             }
         }
     }
-    EXPECT(om_monitor_counters(w[0].mon)->bytes_sent
-           == om_monitor_counters(w[2].mon)->bytes_sent,
-           "bytes_sent differ between modes");
+    for (int m = 1; m < N_MODES; m++) {
+        EXPECT(om_monitor_counters(w[0].mon)->bytes_sent
+               == om_monitor_counters(w[m].mon)->bytes_sent,
+               "bytes_sent differ between no-cache and %s",
+               om_cache_mode_name(modes[m]));
+    }
+    /* The shared modes did share notifications, and made fewer buffers. */
+    const struct om_counters *k0 = om_monitor_counters(w[0].mon);
+    const struct om_counters *k3 = om_monitor_counters(w[3].mon);
+    const struct om_counters *k4 = om_monitor_counters(w[4].mon);
+    EXPECT(k3->notifications_shared > 0 && k3->buffers < k0->buffers
+           && k4->buffers <= k3->buffers && k0->notifications_serialized == 0,
+           "sharing: %" PRIu64 " shared, buffers %" PRIu64 "/%" PRIu64 "/%"
+           PRIu64, k3->notifications_shared, k0->buffers, k3->buffers,
+           k4->buffers);
     snprintf(name, sizeof name, "seed %" PRIu64 ": %zu clients (v1 %zu, v2 "
-             "%zu, v3 %zu; %zu conditional, %zu reconnects), %zu bytes: "
-             "byte-identical in the 3 modes", seed, n, versions[OM_V1],
-             versions[OM_V2], versions[OM_V3], n_cond, n_reconnect, n_bytes);
+             "%zu, v3 %zu; %zu conditional, %zu reconnects, %zu stalls), %zu "
+             "bytes: byte-identical in the %d modes; buffers %" PRIu64
+             ", shared %" PRIu64 ", shared-cond %" PRIu64, seed, n,
+             versions[OM_V1], versions[OM_V2], versions[OM_V3], n_cond,
+             n_reconnect, w[0].n_stalled, n_bytes, N_MODES, k0->buffers,
+             k3->buffers, k4->buffers);
     EXPECT(n_bytes > 0 && versions[OM_V1] && versions[OM_V2]
-           && versions[OM_V3], "scenario too small");
+           && versions[OM_V3] && w[0].n_stalled, "scenario too small");
     report(name);
 
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < N_MODES; m++) {
         size_t n_live = 0, n_rows = 0;
         for (size_t i = 0; i < w[m].n_clients; i++) {
             if (!w[m].clients[i]) {
@@ -994,7 +1115,7 @@ test_modes_agree(uint64_t seed, int n_steps, int max_clients,
                  om_cache_mode_name(modes[m]), n_live, n_rows);
         report(name);
     }
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < N_MODES; m++) {
         world_destroy(&w[m]);
     }
 }
@@ -1036,10 +1157,10 @@ static void
 test_counters(size_t n)
 {
     const size_t n_txns = 4;
-    struct om_counters c[3];
-    uint64_t bytes[3] = {0, 0, 0};
+    struct om_counters c[N_MODES];
+    uint64_t bytes[N_MODES] = {0};
 
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < N_MODES; m++) {
         struct world *w = malloc(sizeof *w);
         uint64_t s = 1234;
 
@@ -1102,18 +1223,45 @@ test_counters(size_t n)
            c[2].bytes_serialized, n);
     EXPECT(c[0].bytes_verbatim == 0 && c[1].bytes_verbatim == 0,
            "tree modes copied verbatim bytes");
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < N_MODES; m++) {
         EXPECT(c[m].messages == clients * per_client,
                "%s: %" PRIu64 " messages", om_cache_mode_name(modes[m]),
                c[m].messages);
         EXPECT(c[m].bytes_sent == bytes[m] && bytes[m] == bytes[0],
                "%s: bytes differ", om_cache_mode_name(modes[m]));
+        if (m < 3) {
+            /* A buffer per message. */
+            EXPECT(c[m].buffers == c[m].messages
+                   && c[m].bytes_buffered == c[m].bytes_sent
+                   && !c[m].notifications_serialized
+                   && !c[m].notifications_shared,
+                   "%s: %" PRIu64 " buffers for %" PRIu64 " messages",
+                   om_cache_mode_name(modes[m]), c[m].buffers,
+                   c[m].messages);
+        } else {
+            /* The clients of a version have the same monitor id: one
+             * notification per version and transaction, and a buffer of
+             * its own for each initial reply (its request id is its own). */
+            uint64_t notes = OM_N_VERSIONS * n_txns;
+            EXPECT(c[m].notifications_serialized == notes
+                   && c[m].notifications_shared == notes * (n - 1)
+                   && c[m].buffers == clients + notes
+                   && c[m].serializations == updates
+                   && (n > 1 ? c[m].bytes_buffered < c[m].bytes_sent
+                       : c[m].bytes_buffered == c[m].bytes_sent),
+                   "%s: %" PRIu64 " notifications serialized, %" PRIu64
+                   " shared, %" PRIu64 " buffers (%" PRIu64 " bytes of %"
+                   PRIu64 ")", om_cache_mode_name(modes[m]),
+                   c[m].notifications_serialized, c[m].notifications_shared,
+                   c[m].buffers, c[m].bytes_buffered, c[m].bytes_sent);
+        }
     }
     snprintf(name, sizeof name, "%zu client(s) per version, %zu txns: "
              "serialized cache makes %" PRIu64 " serializations (one per "
              "version and change set), no cache %" PRIu64 ", json cache %"
-             PRIu64, n, n_txns, c[2].serializations, c[0].serializations,
-             c[1].serializations);
+             PRIu64 "; buffers: %" PRIu64 " unshared, %" PRIu64 " shared",
+             n, n_txns, c[2].serializations, c[0].serializations,
+             c[1].serializations, c[2].buffers, c[3].buffers);
     report(name);
 }
 
@@ -1560,6 +1708,636 @@ test_reconnect(void)
            "(found=true), replica matches");
 }
 
+/* ---------------------------------------------------------------------
+ * Shared notifications and sessions.
+ * --------------------------------------------------------------------- */
+
+/* A transaction that inserts 'n' logical flows with long matches, so that
+ * its update is much larger than the small socket windows below. */
+static void
+big_txn(struct world *w, int n, const char *tag)
+{
+    struct om_txn *txn = om_txn_begin(w->db);
+
+    for (int i = 0; i < n; i++) {
+        char match[128];
+        snprintf(match, sizeof match, "%s: inport == \"lsp-%d\" && "
+                 "eth.src == 00:00:00:00:00:%02x", tag, i, i & 0xff);
+        const char *uuid = om_txn_insert(txn, w->tables[1]);
+        struct json *v = json_string_create(match);
+        MUST(om_txn_set(txn, w->tables[1], uuid, "match", v, NULL));
+        json_destroy(v);
+    }
+    om_txn_commit(txn);
+}
+
+/* Compares the output of every client of 'a' and 'b' (same scenario in two
+ * modes); 'what' names the test. */
+static void
+compare_worlds(const struct world *a, const struct world *b,
+               const char *what)
+{
+    EXPECT(a->n_clients == b->n_clients, "%s: %zu and %zu clients", what,
+           a->n_clients, b->n_clients);
+    for (size_t i = 0; i < a->n_clients && i < b->n_clients; i++) {
+        const char *x = world_output(a, i), *y = world_output(b, i);
+        EXPECT(!strcmp(x, y), "%s: client %zu: %s and %s differ "
+               "(%zu and %zu bytes)", what, i,
+               om_cache_mode_name(om_monitor_cache_mode(a->mon)),
+               om_cache_mode_name(om_monitor_cache_mode(b->mon)),
+               strlen(x), strlen(y));
+    }
+}
+
+/* Replays every live client of 'w' and compares it with the database. */
+static void
+check_replicas(const struct world *w, const char *what)
+{
+    for (size_t i = 0; i < w->n_clients; i++) {
+        if (w->clients[i]) {
+            struct json *rep = replay_client(w, i);
+            compare_replica(w, rep, w->info[i].cond, what);
+            json_destroy(rep);
+        }
+    }
+}
+
+/* Runs 'scenario' without a cache into 'ref' and with shared
+ * notifications into 'sh', and checks that every client got the same
+ * bytes and that the live ones are up to date. */
+typedef void scenario_func(struct world *, enum om_cache_mode, bool check);
+
+static void
+run_unshared_and_shared(scenario_func *scenario, struct world *ref,
+                        struct world *sh, const char *what)
+{
+    scenario(ref, OM_CACHE_NONE, true);
+    scenario(sh, OM_CACHE_SHARED, true);
+    compare_worlds(ref, sh, what);
+    check_replicas(sh, what);
+}
+
+/* Number of messages (lines) in 's'. */
+static size_t
+n_lines(const char *s)
+{
+    size_t n = 0;
+
+    for (; *s; s++) {
+        n += *s == '\n';
+    }
+    return n;
+}
+
+/* Clients of every version, with monitor ids that are the same for some of
+ * them and differ for others, get the same bytes whether notifications are
+ * shared or not, and each notification is serialized once per (version,
+ * monitor id) and transaction. */
+static void
+test_shared_bytes(void)
+{
+    static const char *const ids[] = { "a", "a", "b", "", "a" };
+    enum { N_IDS = 5, N_DISTINCT = 3, N_TXNS = 4 };
+    static const enum om_cache_mode ms[] = {
+        OM_CACHE_NONE, OM_CACHE_SERIALIZED, OM_CACHE_SHARED,
+        OM_CACHE_SHARED_COND,
+    };
+    struct world *w = malloc(4 * sizeof *w);
+    uint64_t s;
+
+    for (int m = 0; m < 4; m++) {
+        world_init(&w[m], ms[m], 19);
+        om_monitor_set_hash_collisions__(w[m].mon,
+                                         ms[m] == OM_CACHE_SHARED_COND);
+        s = 5;
+        for (int i = 0; i < 4; i++) {
+            world_random_txn(&w[m], &s);
+        }
+        for (int v = 0; v < OM_N_VERSIONS; v++) {
+            for (int i = 0; i < N_IDS; i++) {
+                world_join_id(&w[m], v, 0, -1, NULL, ids[i]);
+            }
+        }
+        struct om_counters before = *om_monitor_counters(w[m].mon);
+        for (int t = 0; t < N_TXNS; t++) {
+            big_txn(&w[m], 2, "shared");
+            flush_all(&w[m]);
+        }
+        const struct om_counters *k = om_monitor_counters(w[m].mon);
+        uint64_t made = k->notifications_serialized
+                        - before.notifications_serialized;
+        uint64_t shared = k->notifications_shared
+                          - before.notifications_shared;
+        uint64_t buffers = k->buffers - before.buffers;
+        if (ms[m] >= OM_CACHE_SHARED) {
+            EXPECT(made == OM_N_VERSIONS * N_DISTINCT * N_TXNS
+                   && shared == OM_N_VERSIONS * (N_IDS - N_DISTINCT) * N_TXNS
+                   && buffers == made,
+                   "%s: %" PRIu64 " notifications serialized, %" PRIu64
+                   " shared, %" PRIu64 " buffers", om_cache_mode_name(ms[m]),
+                   made, shared, buffers);
+        } else {
+            EXPECT(made == 0 && shared == 0
+                   && buffers == OM_N_VERSIONS * N_IDS * N_TXNS,
+                   "%s: %" PRIu64 " buffers", om_cache_mode_name(ms[m]),
+                   buffers);
+        }
+        size_t bytes;
+        EXPECT(om_monitor_n_buffers(w[m].mon, &bytes) == 0 && bytes == 0,
+               "%s: buffers left once everything is sent",
+               om_cache_mode_name(ms[m]));
+    }
+    for (int m = 1; m < 4; m++) {
+        compare_worlds(&w[0], &w[m], "mixed ids");
+    }
+    for (int m = 0; m < 4; m++) {
+        world_destroy(&w[m]);
+    }
+    free(w);
+    report("shared notifications: v1/v2/v3 clients with mixed monitor ids "
+           "get the bytes of unshared sending; one serialization per "
+           "(version, monitor id) and transaction");
+}
+
+/* The last transaction id of update3 moves on a commit that leaves the
+ * cache alone (it changes no monitored table).  A client flushed after it
+ * must get the new id, not the bytes made for another client before. */
+static void
+txn_id_scenario(struct world *w, enum om_cache_mode mode, bool key_txn_id)
+{
+    world_init(w, mode, 23);
+    om_monitor_set_key_txn_id__(w->mon, key_txn_id);
+    big_txn(w, 1, "before");
+    world_join_id(w, OM_V3, 0, -1, NULL, "x");
+    world_join_id(w, OM_V3, 0, -1, NULL, "x");
+    big_txn(w, 2, "monitored");
+    om_client_flush(w->clients[0]);
+
+    world_unmonitored_txn(w);
+    om_client_flush(w->clients[1]);
+}
+
+static void
+test_txn_id_in_key(void)
+{
+    struct world ref, good, bad;
+
+    txn_id_scenario(&ref, OM_CACHE_NONE, true);
+    txn_id_scenario(&good, OM_CACHE_SHARED, true);
+    txn_id_scenario(&bad, OM_CACHE_SHARED, false);
+
+    compare_worlds(&ref, &good, "last txn id");
+    const struct om_counters *k = om_monitor_counters(good.mon);
+    /* (One hit is the second client's initial reply.) */
+    EXPECT(k->notifications_serialized == 2 && k->notifications_shared == 0
+           && k->cache_hits == 2,
+           "%" PRIu64 " notifications serialized, %" PRIu64 " shared, %"
+           PRIu64 " cache hits", k->notifications_serialized,
+           k->notifications_shared, k->cache_hits);
+    EXPECT(strstr(world_output(&good, 1), om_db_last_txn_id(good.db))
+           && !strstr(world_output(&good, 0), om_db_last_txn_id(good.db)),
+           "the clients do not have the ids they should");
+    /* The test can fail: without the txn id in the key, client 1 gets
+     * client 0's bytes. */
+    EXPECT(strcmp(world_output(&ref, 1), world_output(&bad, 1))
+           && om_monitor_counters(bad.mon)->notifications_shared == 1,
+           "a key without the last txn id went unnoticed");
+    world_destroy(&ref);
+    world_destroy(&good);
+    world_destroy(&bad);
+    report("the last txn id is part of the notification key: a commit "
+           "that leaves the cache alone still makes a new notification "
+           "(and a key without it is caught)");
+}
+
+/* A slow client: F1 and F2 read everything, S's socket takes 100 bytes
+ * until S reads.  'check' checks the session state as it goes. */
+enum { SLOW_WINDOW = 100 };
+
+static void
+slow_scenario(struct world *w, enum om_cache_mode mode, bool check)
+{
+    world_init(w, mode, 21);
+    big_txn(w, 5, "initial");
+    int f1 = world_join_id(w, OM_V2, 0, -1, NULL, "s");
+    int f2 = world_join_id(w, OM_V2, 0, -1, NULL, "s");
+    int sl = world_join_id(w, OM_V2, 0, -1, NULL, "s");
+    struct om_client *S = w->clients[sl];
+    om_client_set_window(S, SLOW_WINDOW);
+    (void) f2;
+
+    /* Update 1: the fast clients get it whole, S 100 bytes of it. */
+    size_t f1_before = strlen(world_output(w, f1));
+    uint64_t s_before = om_client_bytes(S);
+    big_txn(w, 20, "one");
+    flush_all(w);
+    size_t msg1 = strlen(world_output(w, f1)) - f1_before;
+    size_t bytes;
+    if (check) {
+        EXPECT(msg1 > 10 * SLOW_WINDOW, "update 1 is only %zu bytes", msg1);
+        EXPECT(om_client_backlog(S) == msg1 - SLOW_WINDOW
+               && om_client_bytes(S) == s_before + SLOW_WINDOW
+               && om_client_n_queued(S) == 1,
+               "slow client: backlog %zu, expected %zu",
+               om_client_backlog(S), msg1 - SLOW_WINDOW);
+        EXPECT(!om_client_backlog(w->clients[f1])
+               && !om_client_backlog(w->clients[f2]),
+               "fast clients have a backlog");
+        EXPECT(om_monitor_n_buffers(w->mon, &bytes) == 1 && bytes == msg1,
+               "%zu buffers (%zu bytes) after update 1",
+               om_monitor_n_buffers(w->mon, NULL), bytes);
+    }
+
+    /* Update 2 drops the cache entry (and notification) of update 1: S's
+     * queue keeps its bytes.  S is not flushed while it has a backlog;
+     * the fast clients are not held up. */
+    uint64_t s_msgs = om_client_messages(S);
+    big_txn(w, 20, "two");
+    if (check && mode >= OM_CACHE_SHARED) {
+        EXPECT(om_monitor_n_notifications(w->mon) == 0
+               && om_monitor_n_buffers(w->mon, &bytes) == 1
+               && bytes == msg1,
+               "after the commit: %zu notifications, %zu buffers",
+               om_monitor_n_notifications(w->mon),
+               om_monitor_n_buffers(w->mon, NULL));
+    }
+    flush_all(w);
+    big_txn(w, 20, "three");
+    flush_all(w);
+    if (check) {
+        EXPECT(om_client_messages(S) == s_msgs && om_client_needs_flush(S)
+               && om_client_backlog(S) == msg1 - SLOW_WINDOW,
+               "the slow client was sent more while it had a backlog");
+        EXPECT(n_lines(world_output(w, f1)) == 4
+               && n_lines(world_output(w, f2)) == 4,
+               "the fast clients were held up");
+    }
+
+    /* S reads, 100 bytes at a time: the rest of update 1, then one update
+     * with 2 and 3 merged. */
+    int passes = 0;
+    while ((om_client_backlog(S) || om_client_needs_flush(S))
+           && passes < 100000) {
+        om_client_receive(S);
+        flush_all(w);
+        passes++;
+    }
+    om_client_set_window(S, SIZE_MAX);
+    flush_all(w);
+    if (check) {
+        EXPECT(n_lines(world_output(w, sl)) == 3,
+               "the slow client got %zu messages, expected 3",
+               n_lines(world_output(w, sl)));
+        EXPECT(om_monitor_n_buffers(w->mon, &bytes) == 0 && bytes == 0,
+               "%zu buffers left", om_monitor_n_buffers(w->mon, NULL));
+    }
+}
+
+static void
+test_slow_client(void)
+{
+    struct world ref, sh;
+
+    run_unshared_and_shared(slow_scenario, &ref, &sh, "slow client");
+    /* The slow client's update 1 is byte for byte the fast ones'. */
+    const char *f = world_output(&sh, 0), *sl = world_output(&sh, 2);
+    const char *f2 = strchr(f, '\n') + 1, *s2 = strchr(sl, '\n') + 1;
+    size_t len = strchr(f2, '\n') - f2 + 1;
+    EXPECT(!strncmp(f2, s2, len), "update 1 differs for the slow client");
+    world_destroy(&ref);
+    world_destroy(&sh);
+    report("a slow client: its backlog counts what it is owed, it keeps "
+           "alone the bytes of a dropped notification, it does not hold "
+           "up the others, and it ends with the same bytes");
+}
+
+/* A backlog limit: a client whose backlog would exceed it is disconnected
+ * when the message is queued; one under its limit keeps its backlog. */
+static void
+limit_scenario(struct world *w, enum om_cache_mode mode, bool check)
+{
+    world_init(w, mode, 22);
+    big_txn(w, 3, "initial");
+    int f = world_join_id(w, OM_V3, 0, -1, NULL, "l");
+    int lo = world_join_id(w, OM_V3, 0, -1, NULL, "l");
+    int hi = world_join_id(w, OM_V3, 0, -1, NULL, "l");
+    om_client_set_window(w->clients[lo], SLOW_WINDOW);
+    om_client_set_backlog_limit(w->clients[lo], 1000);
+    om_client_set_window(w->clients[hi], SLOW_WINDOW);
+    om_client_set_backlog_limit(w->clients[hi], 1000000);
+    size_t lo_out = strlen(world_output(w, lo));
+
+    big_txn(w, 20, "over the limit");
+    flush_all(w);
+    if (check) {
+        EXPECT(!om_client_is_connected(w->clients[lo])
+               && !om_client_backlog(w->clients[lo])
+               && !om_client_n_queued(w->clients[lo])
+               && strlen(world_output(w, lo)) == lo_out,
+               "the client over its backlog limit is still connected");
+        EXPECT(om_client_is_connected(w->clients[hi])
+               && om_client_backlog(w->clients[hi]) > 1000,
+               "the client under its limit: backlog %zu",
+               om_client_backlog(w->clients[hi]));
+        EXPECT(!om_client_backlog(w->clients[f]),
+               "the fast client has a backlog");
+    }
+    big_txn(w, 2, "after");
+    flush_all(w);
+    EXPECT(!om_client_flush(w->clients[lo]),
+           "a disconnected client was sent an update");
+    world_leave(w, lo);
+    om_client_set_window(w->clients[hi], SIZE_MAX);
+    flush_all(w);
+    if (check) {
+        size_t bytes;
+        EXPECT(om_monitor_n_buffers(w->mon, &bytes) == 0,
+               "%zu buffers left", om_monitor_n_buffers(w->mon, NULL));
+    }
+}
+
+static void
+test_backlog_limit(void)
+{
+    struct world ref, sh;
+
+    run_unshared_and_shared(limit_scenario, &ref, &sh, "backlog limit");
+    world_destroy(&ref);
+    world_destroy(&sh);
+    report("backlog limit: the client over it is disconnected alone, the "
+           "others get every byte");
+}
+
+/* Clients that go away in the middle of a shared message: S1's connection
+ * breaks, S3 is destroyed (its session closed); S2 and F go on. */
+static void
+disconnect_scenario(struct world *w, enum om_cache_mode mode, bool check)
+{
+    world_init(w, mode, 24);
+    big_txn(w, 3, "initial");
+    int f = world_join_id(w, OM_V2, 0, -1, NULL, "d");
+    int s1 = world_join_id(w, OM_V2, 0, -1, NULL, "d");
+    int s2 = world_join_id(w, OM_V2, 0, -1, NULL, "d");
+    int s3 = world_join_id(w, OM_V2, 0, -1, NULL, "d");
+    om_client_set_window(w->clients[s1], 150);
+    om_client_set_window(w->clients[s2], 300);
+    om_client_set_window(w->clients[s3], 450);
+
+    big_txn(w, 20, "one");
+    flush_all(w);
+    big_txn(w, 20, "two");      /* Drops the notification of "one". */
+    om_client_disconnect(w->clients[s1]);
+    world_leave(w, s3);
+    size_t bytes;
+    if (check && mode >= OM_CACHE_SHARED) {
+        EXPECT(om_monitor_n_buffers(w->mon, &bytes) == 1,
+               "%zu buffers while S2 is in the middle of update 1",
+               om_monitor_n_buffers(w->mon, NULL));
+    }
+    if (check) {
+        size_t len;
+        const char *out = om_client_output(w->clients[s1], &len);
+        EXPECT(!om_client_backlog(w->clients[s1])
+               && om_client_backlog(w->clients[s2]) > 0,
+               "backlogs after the disconnection");
+        EXPECT(len && out[len - 1] != '\n',
+               "S1 was not in the middle of a message");
+    }
+    for (int i = 0; i < 1000 && om_client_backlog(w->clients[s2]); i++) {
+        om_client_receive(w->clients[s2]);
+        flush_all(w);
+    }
+    om_client_set_window(w->clients[s2], SIZE_MAX);
+    flush_all(w);
+    /* The disconnected S1 still holds its change set, whose cache entry
+     * (and notification) stays while it does: it goes too. */
+    world_leave(w, s1);
+    flush_all(w);
+    if (check) {
+        EXPECT(om_monitor_n_buffers(w->mon, &bytes) == 0,
+               "%zu buffers left", om_monitor_n_buffers(w->mon, NULL));
+        EXPECT(n_lines(world_output(w, f)) == 3
+               && n_lines(world_output(w, s2)) == 3,
+               "F and S2 did not get all 3 messages");
+    }
+}
+
+static void
+test_disconnect_mid_write(void)
+{
+    struct world ref, sh;
+
+    run_unshared_and_shared(disconnect_scenario, &ref, &sh, "disconnect");
+    /* S2 got update 1 as F did, though S1 and S3 let go of it. */
+    const char *f = world_output(&sh, 0), *s2 = world_output(&sh, 2);
+    const char *f1 = strchr(f, '\n') + 1, *s21 = strchr(s2, '\n') + 1;
+    EXPECT(!strncmp(f1, s21, strchr(f1, '\n') - f1 + 1),
+           "S2's update 1 differs from F's");
+    world_destroy(&ref);
+    world_destroy(&sh);
+    report("disconnection in the middle of a shared message: the other "
+           "clients keep and finish it");
+}
+
+/* Condition groups: clients with the same condition (up to the order and
+ * repetition of clauses) share updates; a condition change moves a client
+ * to another group. */
+static void
+groups_scenario(struct world *w, enum om_cache_mode mode, bool check,
+                bool collide)
+{
+    uint64_t s = 31337;
+
+    world_init(w, mode, 25);
+    om_monitor_set_hash_collisions__(w->mon, collide);
+    for (int i = 0; i < 10; i++) {
+        world_random_txn(w, &s);
+    }
+    int a = world_join_id(w, OM_V2, 1, -1, NULL, "x");
+    int b = world_join_id(w, OM_V2, 5, -1, NULL, "x");     /* = 1 */
+    int c = world_join_id(w, OM_V2, 2, -1, NULL, "x");
+    int d = world_join_id(w, OM_V2, 6, -1, NULL, "y");     /* = 2 */
+    int e = world_join_id(w, OM_V3, 1, -1, NULL, "x");
+    int u = world_join_id(w, OM_V2, 0, -1, NULL, "x");
+    int g = world_join_id(w, OM_V2, 7, -1, NULL, "x");     /* 1's shape */
+    struct om_client **cl = w->clients;
+
+    if (check) {
+        EXPECT(om_client_same_condition(cl[a], cl[b])
+               && om_client_same_condition(cl[c], cl[d])
+               && om_client_same_condition(cl[a], cl[e])
+               && !om_client_same_condition(cl[a], cl[c])
+               && !om_client_same_condition(cl[a], cl[u])
+               && !om_client_same_condition(cl[a], cl[g])
+               && om_monitor_n_cond_groups(w->mon) == 3,
+               "groups: %zu", om_monitor_n_cond_groups(w->mon));
+    }
+
+    uint64_t shared = 0;
+    int rounds = 0;
+    for (int r = 0; r < 12; r++) {
+        struct om_counters before = *om_monitor_counters(w->mon);
+        world_random_txn(w, &s);
+        bool changed = om_client_needs_flush(cl[u]);
+        flush_all(w);
+        const struct om_counters *k = om_monitor_counters(w->mon);
+        if (check && changed) {
+            /* (v2, group 1), (v2, group 2), (v3, group 1), (v2, 7). */
+            EXPECT(k->cond_compositions - before.cond_compositions == 4,
+                   "round %d: %" PRIu64 " conditional compositions", r,
+                   k->cond_compositions - before.cond_compositions);
+            rounds++;
+        }
+        shared += k->notifications_shared - before.notifications_shared;
+    }
+    if (check) {
+        EXPECT(rounds > 5 && shared > 0,
+               "%d rounds with changes, %" PRIu64 " shared notifications",
+               rounds, shared);
+    }
+
+    /* C moves to group 1 (D keeps group 2 alive), then D as well: group 2
+     * goes. */
+    world_cond_change(w, c, 1);
+    if (check) {
+        EXPECT(om_client_same_condition(cl[a], cl[c])
+               && !om_client_same_condition(cl[c], cl[d])
+               && om_monitor_n_cond_groups(w->mon) == 3,
+               "after C's change: %zu groups",
+               om_monitor_n_cond_groups(w->mon));
+    }
+    world_cond_change(w, d, 5);
+    if (check) {
+        EXPECT(om_client_same_condition(cl[c], cl[d])
+               && om_monitor_n_cond_groups(w->mon) == 2,
+               "after D's change: %zu groups",
+               om_monitor_n_cond_groups(w->mon));
+    }
+    rounds = 0;
+    for (int r = 0; r < 8; r++) {
+        struct om_counters before = *om_monitor_counters(w->mon);
+        world_random_txn(w, &s);
+        bool changed = om_client_needs_flush(cl[u]);
+        flush_all(w);
+        const struct om_counters *k = om_monitor_counters(w->mon);
+        if (check && changed) {
+            /* (v2, group 1), (v3, group 1), (v2, 7). */
+            EXPECT(k->cond_compositions - before.cond_compositions == 3,
+                   "after the changes, round %d: %" PRIu64
+                   " conditional compositions", r,
+                   k->cond_compositions - before.cond_compositions);
+            rounds++;
+        }
+    }
+    if (check) {
+        EXPECT(rounds > 3, "only %d rounds with changes", rounds);
+    }
+    /* A to no condition, E to condition 2: a new group. */
+    world_cond_change(w, a, 0);
+    world_cond_change(w, e, 2);
+    if (check) {
+        EXPECT(!om_client_is_conditional(cl[a])
+               && om_client_same_condition(cl[a], cl[u])
+               && om_monitor_n_cond_groups(w->mon) == 3,
+               "after A's and E's changes: %zu groups",
+               om_monitor_n_cond_groups(w->mon));
+    }
+    for (int r = 0; r < 4; r++) {
+        world_random_txn(w, &s);
+        flush_all(w);
+    }
+}
+
+static void
+test_cond_groups(void)
+{
+    struct world *w = malloc(4 * sizeof *w);
+
+    groups_scenario(&w[0], OM_CACHE_NONE, false, false);
+    groups_scenario(&w[1], OM_CACHE_SHARED, false, false);
+    groups_scenario(&w[2], OM_CACHE_SHARED_COND, true, false);
+    /* Again with all hashes equal: only the equality checks tell groups
+     * apart. */
+    groups_scenario(&w[3], OM_CACHE_SHARED_COND, true, true);
+    compare_worlds(&w[0], &w[1], "condition groups");
+    compare_worlds(&w[0], &w[2], "condition groups");
+    compare_worlds(&w[0], &w[3], "condition groups, colliding hashes");
+    /* Without groups, every conditional client composes its own. */
+    EXPECT(om_monitor_counters(w[1].mon)->cond_compositions
+           > om_monitor_counters(w[2].mon)->cond_compositions,
+           "shared-cond composed as much as shared");
+    check_replicas(&w[2], "condition groups");
+    for (int m = 0; m < 4; m++) {
+        world_destroy(&w[m]);
+    }
+    free(w);
+    report("condition groups: equal conditions (clauses reordered and "
+           "repeated) share one composition per version, different ones "
+           "do not, a condition change moves a client between groups; "
+           "bytes as without sharing");
+}
+
+/* Commit observers: the database's only link to its monitors. */
+struct observed {
+    int commits;                /* OM_DB_COMMIT calls. */
+    int destroys;               /* OM_DB_DESTROY calls. */
+    size_t changes;             /* Row changes seen. */
+    struct om_db *db;           /* To unregister on OM_DB_DESTROY. */
+    struct om_db_observer *self;
+};
+
+static void
+observe_cb(void *aux, enum om_db_event event,
+           struct om_change *const *changes, size_t n)
+{
+    struct observed *o = aux;
+
+    if (event == OM_DB_COMMIT) {
+        o->commits++;
+        o->changes += n;
+        MUST(n == 0 || changes);
+    } else {
+        o->destroys++;
+        MUST(!changes && !n);
+        om_db_unobserve(o->db, o->self);
+        o->self = NULL;
+    }
+}
+
+static void
+test_observers(void)
+{
+    struct world w;
+    struct observed a = {0}, b = {0};
+    uint64_t s = 5;
+
+    world_init(&w, OM_CACHE_SERIALIZED, 4);
+    EXPECT(om_db_n_observers(w.db) == 1, "the monitor is not an observer");
+    a.db = b.db = w.db;
+    a.self = om_db_observe(w.db, observe_cb, &a);
+    b.self = om_db_observe(w.db, observe_cb, &b);
+    world_join(&w, OM_V2, 0, -1, NULL);
+    world_random_txn(&w, &s);
+    world_random_txn(&w, &s);
+    EXPECT(a.commits == 2 && b.commits == 2 && a.changes == b.changes
+           && a.changes > 0, "observers saw %d and %d commits",
+           a.commits, b.commits);
+    EXPECT(om_client_needs_flush(w.clients[0]),
+           "the monitor saw no commit");
+    om_db_unobserve(w.db, b.self);
+    b.self = NULL;
+    world_random_txn(&w, &s);
+    EXPECT(a.commits == 3 && b.commits == 2,
+           "after unobserve: %d and %d commits", a.commits, b.commits);
+    EXPECT(om_db_n_observers(w.db) == 2, "%zu observers",
+           om_db_n_observers(w.db));
+    world_destroy(&w);
+    EXPECT(a.destroys == 1 && b.destroys == 0 && !a.self,
+           "destroy notified %d and %d", a.destroys, b.destroys);
+    report("commit observers: the monitor and others see every commit, "
+           "unobserve stops it, om_db_destroy notifies once");
+}
+
 /* Bad input gets clear errors and changes nothing. */
 static void
 test_bad_input(void)
@@ -1634,6 +2412,7 @@ main(int argc, char *argv[])
     int n_seeds = quick ? 3 : 8;
 
     test_formats();
+    test_observers();
     test_bad_input();
     for (int seed = 1; seed <= n_seeds; seed++) {
         test_modes_agree(seed, quick ? 150 : 300, 40, seed % 2 == 0);
@@ -1648,6 +2427,12 @@ main(int argc, char *argv[])
     test_cond_change();
     test_invalidation();
     test_reconnect();
+    test_shared_bytes();
+    test_txn_id_in_key();
+    test_slow_client();
+    test_backlog_limit();
+    test_disconnect_mid_write();
+    test_cond_groups();
 
     printf("%d passed, %d failed\n", n_passed, n_failed);
     return n_failed ? 1 : 0;

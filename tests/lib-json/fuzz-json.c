@@ -7,7 +7,12 @@
  *     deep clone is equal and hashes the same; S2 = serialize(parse(S1))
  *     is a fixed point (parse and serialize it again: same text, equal
  *     values, same hash); the pretty serialization parses to the same
- *     value as S1 does. */
+ *     value as S1 does;
+ *   - streaming (json_parser_set_member_cb(), at a depth of 1 to 3 that the
+ *     input's last byte picks, fed in two pieces): a callback that declines
+ *     every member gives the same result as the normal parse; one that
+ *     takes and frees every member gives the same error, or a tree with no
+ *     member left at that depth. */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +41,50 @@ parse_split(const char *data, size_t size, size_t split)
     return json_parser_finish(p);
 }
 
+/* Member callbacks: 'aux' says whether to take the members. */
+static bool
+member_cb(void *aux, const char *names[], size_t depth, struct json *value)
+{
+    bool take = *(bool *) aux;
+
+    REQUIRE(depth >= 1 && names[depth - 1]);
+    if (take) {
+        json_destroy(value);
+    }
+    return take;
+}
+
+static struct json *
+parse_streaming(const char *data, size_t size, size_t split, size_t depth,
+                bool take)
+{
+    struct json_parser *p = json_parser_create(JSPF_TRAILER);
+    size_t n;
+
+    json_parser_set_member_cb(p, depth, member_cb, &take);
+    n = json_parser_feed(p, data, split);
+    if (n == split) {
+        json_parser_feed(p, data + split, size - split);
+    }
+    return json_parser_finish(p);
+}
+
+/* The number of members 'depth' levels deep in 'j', through objects. */
+static size_t
+count_members(const struct json *j, size_t depth)
+{
+    struct shash_node *node;
+    size_t n = 0;
+
+    if (j->type != JSON_OBJECT) {
+        return 0;
+    }
+    SHASH_FOR_EACH (node, json_object(j)) {
+        n += depth == 1 ? 1 : count_members(node->data, depth - 1);
+    }
+    return n;
+}
+
 static char *
 describe(const struct json *j)
 {
@@ -55,6 +104,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     REQUIRE(!strcmp(d1, ds));
     free(ds);
+    json_destroy(js);
+
+    size_t split = size ? data[0] % size : 0;
+    size_t depth = 1 + (size ? data[size - 1] % 3 : 0);
+    js = parse_streaming(text, size, split, depth, false);
+    ds = describe(js);
+    REQUIRE(!strcmp(d1, ds));
+    free(ds);
+    json_destroy(js);
+    js = parse_streaming(text, size, split, depth, true);
+    if (j1->type == JSON_STRING) {
+        REQUIRE(js->type == JSON_STRING
+                && !strcmp(json_string(js), json_string(j1)));
+    } else {
+        REQUIRE(js->type == j1->type && !count_members(js, depth));
+    }
     json_destroy(js);
 
     if (j1->type == JSON_STRING) {

@@ -27,7 +27,7 @@ extern "C" {
 
 /* lib-json's own version (not OVS's): the soname is libovsjson.so.MAJOR,
  * and ovsjson.pc says the same version.  lib-json/Makefile reads it here. */
-#define OVSJSON_VERSION "1.0.0"
+#define OVSJSON_VERSION "1.1.0"
 
 struct ds;
 struct uuid;
@@ -227,6 +227,23 @@ OVSJSON_API size_t json_parser_feed(struct json_parser *, const char *,
 OVSJSON_API bool json_parser_is_done(const struct json_parser *);
 OVSJSON_API struct json *json_parser_finish(struct json_parser *);
 OVSJSON_API void json_parser_abort(struct json_parser *);
+
+/* Streaming (OVS 4.0.0 with ovs-json-perf's "json: Add a parser mode that
+ * hands out completed members."): the parser passes each member of an
+ * object 'depth' levels deep (1: the members of the outermost object) to
+ * the callback as soon as its value is complete.  'names' holds the
+ * 'depth' member names that lead to the value, outermost first, the
+ * member's own name last; the parser owns them.  Returning true takes the
+ * value (the member then never joins the tree that json_parser_finish()
+ * returns); returning false leaves the value to the parser, which adds it
+ * to its object as usual.  Only paths made of objects count: members of
+ * objects inside arrays are never passed.  Set it before any input. */
+typedef bool json_parser_member_cb(void *aux, const char *names[],
+                                   size_t depth, struct json *value);
+OVSJSON_API void json_parser_set_member_cb(struct json_parser *,
+                                           size_t depth,
+                                           json_parser_member_cb *,
+                                           void *aux);
 
 OVSJSON_API struct json *json_from_string(const char *string);
 /* lib-json only: json_from_string() of the 'n' bytes at 's'. */
