@@ -374,7 +374,12 @@ write_summary() {
         echo "kind=fuzz"
         echo "base=$BASE"
         echo "date=$now"
-        echo "patched=$(git -C "$BUILD/ovs-$BASE" rev-parse "ovs-json-perf/$BASE" 2>/dev/null || echo -)"
+        if [ "$TARGETS_RUN" != lib-json ]; then
+            # The patched tree: its commits on base/B, and its git tree
+            # hash (the same for the same files on any machine).
+            echo "patches=$(git -C "$BUILD/ovs-$BASE" rev-list --count "base/$BASE..ovs-json-perf/$BASE")"
+            echo "patched_tree=$(git -C "$BUILD/ovs-$BASE" rev-parse "ovs-json-perf/$BASE^{tree}")"
+        fi
         echo "targets=$TARGETS_RUN"
         for t in $TARGETS_RUN; do
             key=${t//-/_}
