@@ -45,7 +45,8 @@ usage: ./build.sh [VERB] [OPTIONS]
   report                     one table per base from the result files
   bench json|monitor|lib-json [OPTIONS]
                              run a benchmark (see bench/README.md)
-  fuzz [SECONDS]             run the lib-json fuzzer
+  fuzz [--base B] [--target lib-json|ovs-json|diff|all] [SECONDS]
+                             run the fuzzers; results in bench/results/
   test                       everything CI runs; ends with "N passed, N failed"
 
 Supported bases: $SUPPORTED_BASES (default $DEFAULT_BASE).
@@ -177,7 +178,7 @@ verb_bench() {
 }
 
 verb_fuzz() {
-    exec "$TOP/tests/fuzz.sh" "$@"
+    exec "$TOP/scripts/fuzz.sh" "$@"
 }
 
 verb_test() {

@@ -204,7 +204,7 @@ report() {
             newest[$b/$k]=$f
         fi
     done
-    kinds="regress bisect sanitize valgrind fuzz"
+    kinds="regress bisect sanitize valgrind fuzz fuzz-longest"
     for base in $SUPPORTED_BASES; do
         echo "== OVS $base =="
         printf '%-38s %-18s %-20s %s\n' figure value date file
@@ -248,6 +248,18 @@ report_rows() {
         echo "valgrind: errors, definite leaks|$(val valgrind_errors), $(val definite_leak_records)"
         echo "valgrind: findings not on stock|$(val findings_not_on_stock)"
         echo "valgrind: selection|$(val selection)"
+        ;;
+    fuzz|fuzz-longest)
+        # Per target: executions, seconds, crashes (scripts/fuzz.sh).
+        local t
+        sed -n 's/_executions=.*//p' "$f" | while read -r t; do
+            if [ "$(val kind)" = fuzz ]; then
+                printf 'fuzz %s|' "${t//_/-}"
+            else
+                printf 'longest fuzz %s (%s)|' "${t//_/-}" "$(val "${t}_date")"
+            fi
+            echo "$(val "${t}_executions") executions, $(val "${t}_seconds") s, $(val "${t}_crashes") crashes"
+        done
         ;;
     *)
         # Other kinds: every key but kind, base and date.

@@ -1,0 +1,459 @@
+#!/usr/bin/env bash
+# ./build.sh fuzz: libFuzzer targets over the json code, per base.
+#
+#   scripts/fuzz.sh [--base B] [--target lib-json|ovs-json|diff|all]...
+#                   [--no-record] [--plant-bug] [SECONDS]
+#
+# Targets (default all; --target may be repeated or take a comma-separated
+# list), each run for SECONDS (default 600):
+#   lib-json  lib-json's own target, tests/lib-json/fuzz-json.c (parse,
+#             serialize, reparse, compare), in build/lib-json/fuzz/.
+#   ovs-json  OVS's oss-fuzz target tests/oss-fuzz/json_parser_target.c,
+#             built by OVS's own make rule against the patched B.
+#   diff      tests/fuzz/json-diff.c: stock B's lib/json.c against patched
+#             B's, in one program; any difference in serialization, error
+#             text, clone, hash or escaping aborts with "MISMATCH".
+# The OVS targets are built with clang, -fsanitize=fuzzer,address,undefined
+# in build/fuzz/B/ (a worktree of build/ovs-B at the commit of branch
+# ovs-json-perf/B, configured with the sanitizer flags; the stock json.c
+# comes from tag base/B).  Their corpus starts from tests/fuzz/gen-seeds.c.
+#
+# Each run writes bench/results/fuzz-B-STAMP.summary (kind=fuzz: per target
+# executions, seconds, crashes) and updates bench/results/fuzz-B-longest.summary
+# (kind=fuzz-longest) for every target whose run was longer than the one
+# recorded there; --no-record writes neither (CI, tests/fuzz.sh).
+# --plant-bug (for tests/t-fuzz.sh, implies --target diff and --no-record):
+# the diff target is linked with a copy of the patched json.c that drops the
+# last byte of a 23-byte string, and starts from a one-input corpus; the run
+# must fail with a MISMATCH.
+#
+# Exits non-zero if a target crashed or found a mismatch; the reproducers
+# (crash-*, leak-*, timeout-*, oom-*) are in the run directory it names.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=scripts/common.sh
+. "$TOP/scripts/common.sh"
+
+RESULTS=${OVS_JSON_PERF_RESULTS:-"$TOP/bench/results"}
+FUZZ_SAN=("-fsanitize=address,undefined" -fno-sanitize-recover=undefined
+    -fno-omit-frame-pointer)
+FUZZ_CFLAGS=(-O1 -g "${FUZZ_SAN[@]}" -fsanitize=fuzzer-no-link)
+FUZZ_MAX_LEN=8192
+
+usage_error() {
+    die "fuzz: $* (usage: ./build.sh fuzz [--base B] [--target lib-json|ovs-json|diff|all] [--no-record] [SECONDS])"
+}
+
+parse_args() {
+    BASE=$DEFAULT_BASE
+    TARGETS="lib-json ovs-json diff"
+    SECONDS_WANTED=600
+    RECORD=1
+    PLANT=0
+    TARGETS_GIVEN=0
+    local have_seconds=0
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --base|--target)
+            if [ $# -lt 2 ] || [ -z "$2" ] || [[ $2 == -* ]]; then
+                usage_error "$1 needs a value"
+            fi
+            set_opt "$1" "$2"
+            shift 2 ;;
+        --base=*|--target=*)
+            [ -n "${1#*=}" ] || usage_error "${1%%=*} needs a value"
+            set_opt "${1%%=*}" "${1#*=}"
+            shift ;;
+        --no-record) RECORD=0; shift ;;
+        --plant-bug) PLANT=1; shift ;;
+        -*) usage_error "unknown option '$1'" ;;
+        *[!0-9]*|0*) usage_error "SECONDS must be a positive number (got '$1')" ;;
+        *)
+            [ $have_seconds -eq 0 ] || usage_error "unexpected argument '$1'"
+            SECONDS_WANTED=$1
+            have_seconds=1
+            shift ;;
+        esac
+    done
+    if [ $PLANT -eq 1 ]; then
+        TARGETS="diff"
+        RECORD=0
+    fi
+}
+
+set_opt() {
+    case $1 in
+    --base)
+        is_supported_base "$2" || usage_error "unsupported base '$2' (have: $SUPPORTED_BASES)"
+        BASE=$2 ;;
+    --target)
+        # Repeated, or comma-separated: the targets named, in this order.
+        local t
+        [ "$TARGETS_GIVEN" -eq 1 ] || TARGETS=
+        TARGETS_GIVEN=1
+        for t in ${2//,/ }; do
+            case $t in
+            lib-json|ovs-json|diff) ;;
+            all) t="lib-json ovs-json diff" ;;
+            *) usage_error "unknown target '$t'" ;;
+            esac
+            TARGETS="$TARGETS $t"
+        done
+        TARGETS=$(tr ' ' '\n' <<<"$TARGETS" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
+        TARGETS=${TARGETS% } ;;
+    esac
+}
+
+fuzz_ccache_env() {
+    export CCACHE_DIR="$BUILD/ccache" CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=1
+}
+
+# The managed tree build/ovs-B with its branch ovs-json-perf/B; fetch and
+# apply when they are missing (never re-apply an existing branch).
+ensure_patched_branch() {
+    local src="$BUILD/ovs-$BASE"
+    if ! git -C "$src" rev-parse -q --verify "base/$BASE^{commit}" >/dev/null 2>&1; then
+        stage "fuzz: fetching OVS $BASE"
+        run "$TOP/build.sh" fetch "$BASE" || die "fetch of $BASE failed (log $LOG)"
+    fi
+    if ! git -C "$src" rev-parse -q --verify "refs/heads/ovs-json-perf/$BASE" >/dev/null; then
+        stage "fuzz: applying the series to $src"
+        run "$TOP/build.sh" apply --base "$BASE" || die "apply of $BASE failed (log $LOG)"
+    fi
+}
+
+# Build OVS's json_parser_target in FZ/ovs, a worktree of build/ovs-B at
+# the patched commit, configured with clang and the sanitizers.
+build_ovs_target() {
+    local src="$BUILD/ovs-$BASE" wt="$FZ/ovs" commit key
+    commit=$(git -C "$src" rev-parse "ovs-json-perf/$BASE^{commit}")
+    key="$commit clang $(clang -dumpversion) ${FUZZ_CFLAGS[*]}"
+    if [ ! -e "$wt/.git" ]; then
+        stage "fuzz: worktree $wt at ovs-json-perf/$BASE"
+        git -C "$src" worktree prune
+        run git -C "$src" worktree add -f --detach "$wt" "$commit" ||
+            die "git worktree add $wt failed (log $LOG)"
+    fi
+    if [ "$(cat "$wt/.fuzz-configured" 2>/dev/null)" != "$key" ]; then
+        stage "fuzz: configuring $wt (clang, ${FUZZ_CFLAGS[*]})"
+        rm -f "$wt/.fuzz-configured"
+        run git -C "$wt" checkout -q -f --detach "$commit" ||
+            die "checkout of $commit in $wt failed (log $LOG)"
+        restore_packaging "$src" "$wt" "$BASE"
+        (
+            cd "$wt"
+            fuzz_ccache_env
+            run ./boot.sh || die "boot.sh failed in $wt (log $LOG)"
+            run ./configure CC="ccache clang" CFLAGS="${FUZZ_CFLAGS[*]}" \
+                PYTHON3="$PYTHON3" --disable-shared ||
+                die "configure failed in $wt (log $LOG)"
+        ) || exit 1
+        echo "$key" >"$wt/.fuzz-configured"
+    fi
+    stage "fuzz: make tests/oss-fuzz/json_parser_target (BUILT_SOURCES first)"
+    (
+        cd "$wt"
+        fuzz_ccache_env
+        # shellcheck disable=SC2016
+        printf 'fuzz-built-sources: $(BUILT_SOURCES)\n.PHONY: fuzz-built-sources\n' \
+            >.fuzz-built-sources.mk
+        run make -j2 -f Makefile -f .fuzz-built-sources.mk fuzz-built-sources ||
+            die "make of BUILT_SOURCES failed in $wt (log $LOG)"
+        run make -j2 LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
+            tests/oss-fuzz/json_parser_target ||
+            die "make tests/oss-fuzz/json_parser_target failed in $wt (log $LOG)"
+    ) || exit 1
+}
+
+# stock_json_object OUT: stock B's lib/json.c (tag base/B), compiled against
+# its own headers (the generated ones, config.h and dirs.h, come from the
+# patched build, and the series changes none of them), its defined global
+# symbols renamed to stock_*.
+stock_json_object() {
+    local out=$1 src="$BUILD/ovs-$BASE" stock="$FZ/stock" wt="$FZ/ovs"
+    rm -rf "$stock"
+    mkdir -p "$stock"
+    git -C "$src" archive "base/$BASE" lib include | tar -x -C "$stock"
+    fuzz_ccache_env
+    run ccache clang -DHAVE_CONFIG_H -I"$stock" -I"$stock/include" -I"$stock/lib" \
+        -I"$wt" -I"$wt/include" -I"$wt/lib" "${FUZZ_CFLAGS[@]}" \
+        -c "$stock/lib/json.c" -o "$FZ/stock-json.o" ||
+        die "compiling stock json.c failed (log $LOG)"
+    verify_stock_deps "$FZ/stock-json.o"
+    nm --defined-only -g "$FZ/stock-json.o" | awk '{ print $3, "stock_" $3 }' \
+        >"$FZ/stock-json.syms"
+    run objcopy --redefine-syms="$FZ/stock-json.syms" "$FZ/stock-json.o" "$out" ||
+        die "objcopy failed (log $LOG)"
+    if nm --defined-only -g "$out" | awk '{ print $3 }' | grep -qv '^stock_'; then
+        die "renaming the stock json.c symbols left some unrenamed ($out)"
+    fi
+}
+
+# verify_stock_deps OBJ: every OVS function that stock json.c calls comes
+# from a source that the series does not change, compiled without any
+# header the series changes: it behaves the same under both layouts of
+# struct json.  Fails otherwise.
+verify_stock_deps() {
+    local obj=$1 wt="$FZ/ovs" lib="$FZ/ovs/lib/.libs/libopenvswitch.a"
+    local changed sym member plo dep n=0 defs="$FZ/libopenvswitch.defs"
+    changed=$(git -C "$BUILD/ovs-$BASE" diff --name-only "base/$BASE" \
+        "ovs-json-perf/$BASE")
+    # "SYMBOL MEMBER" for every function and object the library defines.
+    nm -A --defined-only "$lib" 2>/dev/null |
+        awk '$(NF-1) ~ /^[TDBRW]$/ { split($1, a, ":"); print $NF, a[2] }' >"$defs"
+    declare -A seen=()
+    while read -r sym; do
+        member=$(awk -v s="$sym" '$1 == s { print $2; exit }' "$defs")
+        [ -n "$member" ] || continue     # libc and friends
+        case $sym in
+        json_*) die "stock json.c calls $sym, which it does not define" ;;
+        esac
+        [ -z "${seen[$member]:-}" ] || continue
+        seen[$member]=1
+        plo=$(find "$wt/lib" -path '*/.deps/*' -name "${member%.o}.Plo" | head -n 1)
+        [ -n "$plo" ] || die "no dependency file for $member in $wt/lib"
+        while read -r dep; do
+            if grep -qxF "$dep" <<<"$changed"; then
+                die "stock json.c calls $sym from $member, which depends on $dep, changed by the series"
+            fi
+        done < <(tr -s ' \\\t' '\n' <"$plo" | grep -v ':$' | sed '/^$/d' | sort -u)
+        n=$((n + 1))
+        echo "stock json.c uses $member (e.g. $sym): unchanged, no changed header" >>"$LOG"
+    done < <(nm -u "$obj" | awk '{ print $2 }' | grep -vE '^__(asan|ubsan|sanitizer|sancov)' | sort -u)
+    [ $n -gt 0 ] || die "found none of the OVS helpers stock json.c calls in $lib"
+    stage "fuzz: stock json.c's OVS helpers ($n objects) are untouched by the series"
+}
+
+# build_diff_target OUT [PLANT]: tests/fuzz/json-diff.c linked with the
+# renamed stock json.c and the patched libopenvswitch.a; with PLANT=1, also
+# with a patched json.c that drops the last byte of 23-byte strings.
+build_diff_target() {
+    local out=$1 plant=${2:-0} wt="$FZ/ovs" yield=0 libs=() planted=()
+    stock_json_object "$FZ/stock-json-renamed.o"
+    grep -qE 'json_destroy__\(struct json \*[a-z_]*, *bool' "$FZ/stock/include/openvswitch/json.h" &&
+        yield=1
+    if [ "$plant" -eq 1 ]; then
+        sed 's/json->str\[len\] = '"'"'\\0'"'"';/json->str[len == JSON_STRING_INLINE_LEN ? len - 1 : len] = '"'"'\\0'"'"';/' \
+            "$wt/lib/json.c" >"$FZ/planted-json.c"
+        if cmp -s "$wt/lib/json.c" "$FZ/planted-json.c"; then
+            die "plant-bug: no inline string copy to break in $BASE's lib/json.c"
+        fi
+        run clang -DHAVE_CONFIG_H -I"$wt" -I"$wt/include" -I"$wt/lib" \
+            "${FUZZ_CFLAGS[@]}" -c "$FZ/planted-json.c" -o "$FZ/planted-json.o" ||
+            die "compiling the planted json.c failed (log $LOG)"
+        planted=("$FZ/planted-json.o")
+    fi
+    # The static library and what libtool records that it needs
+    # (-lssl -lcrypto, libopenvswitchavx512, -latomic).
+    local dep deps=()
+    libs=("$wt/lib/.libs/libopenvswitch.a")
+    read -r -a deps <<<"$(sed -n "s/^dependency_libs='\(.*\)'/\1/p" "$wt/lib/libopenvswitch.la")"
+    for dep in "${deps[@]}"; do
+        case $dep in
+        *.la) libs+=("$(dirname "$dep")/.libs/$(basename "$dep" .la).a") ;;
+        *) libs+=("$dep") ;;
+        esac
+    done
+    run clang -DHAVE_CONFIG_H -DSTOCK_DESTROY_YIELD=$yield -I"$wt" \
+        -I"$wt/include" -I"$wt/lib" -O1 -g "${FUZZ_SAN[@]}" -fsanitize=fuzzer \
+        -Wall -Wextra -Werror "$TOP/tests/fuzz/json-diff.c" \
+        "$FZ/stock-json-renamed.o" "${planted[@]}" "${libs[@]}" \
+        -o "$out" || die "linking $out failed (log $LOG)"
+}
+
+build_seeds() {
+    local seeds="$BUILD/fuzz/seeds"
+    run cc -std=c11 -O2 -Wall -Wextra -Werror "$TOP/tests/fuzz/gen-seeds.c" \
+        -o "$BUILD/fuzz/gen-seeds" || die "building gen-seeds failed (log $LOG)"
+    rm -rf "$seeds"
+    mkdir -p "$seeds"
+    run "$BUILD/fuzz/gen-seeds" "$seeds" || die "gen-seeds failed (log $LOG)"
+}
+
+# lib-json's target and corpus, as tests/fuzz.sh always built them.
+build_lib_json_target() {
+    local f="$BUILD/lib-json/fuzz"
+    mkdir -p "$f/corpus"
+    stage "fuzz: building lib-json with clang -fsanitize=fuzzer,address,undefined"
+    run make -C "$TOP/lib-json" -j2 O="$f/lib" CC="$(command -v clang)" OPT="-O1 -g" \
+        EXTRA_CFLAGS="${FUZZ_SAN[*]} -fsanitize=fuzzer-no-link" "$f/lib/libovsjson.a" ||
+        die "building lib-json failed (log $LOG)"
+    run clang -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror "${FUZZ_SAN[@]}" \
+        -fsanitize=fuzzer -I"$TOP/lib-json/include" \
+        "$TOP/tests/lib-json/fuzz-json.c" "$f/lib/libovsjson.a" \
+        -o "$f/fuzz-json" || die "building fuzz-json failed (log $LOG)"
+    run cc -std=c11 -O2 -Wall -Wextra -Werror \
+        "$TOP/tests/lib-json/gen-corpus.c" -o "$f/gen-corpus" ||
+        die "building gen-corpus failed (log $LOG)"
+    cp "$TOP"/tests/lib-json/conformance/*.json "$f/corpus/"
+    rm -rf "$f/gen"
+    mkdir -p "$f/gen"
+    run "$f/gen-corpus" 7 60 "$f/gen" || die "gen-corpus failed (log $LOG)"
+    rm -f "$f/gen/multi-0000.json"
+    cp "$f"/gen/*.json "$f/corpus/"
+}
+
+# run_fuzzer NAME BINARY DIR MAX_LEN CORPUS...: run for SECONDS_WANTED in
+# DIR (its artifacts land there), output in DIR/NAME.log and the main log.
+# Sets EXECS, RAN_SECONDS, CRASHES; returns the fuzzer's exit status.
+run_fuzzer() {
+    local name=$1 bin=$2 dir=$3 max_len=$4 rc=0 t0 out
+    shift 4
+    out="$dir/$name.log"
+    rm -f "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-*
+    stage "fuzz: $name for ${SECONDS_WANTED}s (output in $out)"
+    t0=$(date +%s)
+    (cd "$dir" && ASAN_OPTIONS=detect_leaks=1 "$bin" \
+        -max_total_time="$SECONDS_WANTED" -max_len="$max_len" -timeout=20 \
+        -print_final_stats=1 -artifact_prefix="$dir/" "$@") >"$out" 2>&1 || rc=$?
+    RAN_SECONDS=$(($(date +%s) - t0))
+    cat "$out" >>"$LOG"
+    EXECS=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -n 1)
+    if [ -z "$EXECS" ]; then
+        EXECS=$(grep -oE '^#[0-9]+' "$out" | tail -n 1 | tr -d '#')
+    fi
+    EXECS=${EXECS:-0}
+    CRASHES=$(find "$dir" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' \
+        -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+    if [ $rc -ne 0 ] && [ "$CRASHES" -eq 0 ]; then
+        CRASHES=1
+    fi
+    stage "fuzz: $name: $EXECS executions in ${RAN_SECONDS}s, $CRASHES crashes (exit $rc)"
+    if [ $rc -ne 0 ]; then
+        grep -E 'MISMATCH|ERROR: |SUMMARY: |runtime error' "$out" | head -n 5 >&2 || true
+        ls "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-* 2>/dev/null >&2 || true
+    fi
+    return $rc
+}
+
+fuzz_target() {
+    local t=$1 dir
+    case $t in
+    lib-json)
+        build_lib_json_target
+        dir="$BUILD/lib-json/fuzz"
+        run_fuzzer lib-json "$dir/fuzz-json" "$dir" 65536 corpus ;;
+    ovs-json)
+        build_ovs_target
+        dir="$FZ/run-ovs-json"
+        mkdir -p "$dir/corpus"
+        run_fuzzer ovs-json "$FZ/ovs/tests/oss-fuzz/json_parser_target" "$dir" \
+            "$FUZZ_MAX_LEN" "$dir/corpus" "$BUILD/fuzz/seeds" ;;
+    diff)
+        build_ovs_target
+        if [ "$PLANT" -eq 1 ]; then
+            stage "fuzz: building the diff target with a planted off-by-one"
+            build_diff_target "$FZ/json-diff-planted" 1
+            dir="$FZ/run-planted"
+            rm -rf "$dir"
+            mkdir -p "$dir/corpus"
+            printf '["a short string"]\0' >"$dir/corpus/one"
+            run_fuzzer diff-planted "$FZ/json-diff-planted" "$dir" \
+                "$FUZZ_MAX_LEN" "$dir/corpus"
+        else
+            stage "fuzz: building the diff target (stock against patched json.c)"
+            build_diff_target "$FZ/json-diff"
+            dir="$FZ/run-diff"
+            mkdir -p "$dir/corpus"
+            run_fuzzer diff "$FZ/json-diff" "$dir" "$FUZZ_MAX_LEN" \
+                "$dir/corpus" "$BUILD/fuzz/seeds"
+        fi ;;
+    esac
+}
+
+# write_summary: this run's result file, and the longest-run record.
+write_summary() {
+    local stamp now out t key
+    stamp=$(date -u +%Y%m%dT%H%M%SZ)
+    now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+    out="$RESULTS/fuzz-$BASE-$stamp.summary"
+    mkdir -p "$RESULTS"
+    {
+        echo "kind=fuzz"
+        echo "base=$BASE"
+        echo "date=$now"
+        if [ "$TARGETS_RUN" != lib-json ]; then
+            # The patched tree: its commits on base/B, and its git tree
+            # hash (the same for the same files on any machine).
+            echo "patches=$(git -C "$BUILD/ovs-$BASE" rev-list --count "base/$BASE..ovs-json-perf/$BASE")"
+            echo "patched_tree=$(git -C "$BUILD/ovs-$BASE" rev-parse "ovs-json-perf/$BASE^{tree}")"
+        fi
+        echo "targets=$TARGETS_RUN"
+        for t in $TARGETS_RUN; do
+            key=${t//-/_}
+            echo "${key}_executions=${R_EXECS[$t]}"
+            echo "${key}_seconds=${R_SECONDS[$t]}"
+            echo "${key}_crashes=${R_CRASHES[$t]}"
+        done
+    } >"$out"
+    stage "fuzz: results in $out"
+    update_longest "$now" "$(basename "$out")"
+}
+
+# update_longest DATE FILE: for each target run, replace its figures in
+# fuzz-B-longest.summary when this run was longer.
+update_longest() {
+    local now=$1 file=$2 longest="$RESULTS/fuzz-$BASE-longest.summary" t key old
+    local changed=0 tmp
+    tmp=$(mktemp "$RESULTS/.fuzz-longest.XXXXXX")
+    if [ -f "$longest" ]; then
+        grep -vE '^(kind|base|date)=' "$longest" >"$tmp" || true
+    fi
+    for t in $TARGETS_RUN; do
+        key=${t//-/_}
+        old=$(sed -n "s/^${key}_seconds=//p" "$tmp")
+        if [ -z "$old" ] || [ "${R_SECONDS[$t]}" -gt "$old" ]; then
+            sed -i "/^${key}_/d" "$tmp"
+            {
+                echo "${key}_seconds=${R_SECONDS[$t]}"
+                echo "${key}_executions=${R_EXECS[$t]}"
+                echo "${key}_crashes=${R_CRASHES[$t]}"
+                echo "${key}_date=$now"
+                echo "${key}_file=$file"
+            } >>"$tmp"
+            changed=1
+            stage "fuzz: longest $t run so far: ${R_SECONDS[$t]}s, ${R_EXECS[$t]} executions"
+        fi
+    done
+    if [ $changed -eq 1 ]; then
+        { echo "kind=fuzz-longest"; echo "base=$BASE"; echo "date=$now"
+          sort "$tmp"; } >"$longest"
+        stage "fuzz: record updated in $longest"
+    fi
+    rm -f "$tmp"
+}
+
+main() {
+    parse_args "$@"
+    log_start fuzz
+    need_pkgs make
+    need_clang
+    case " $TARGETS " in
+    *" ovs-json "*|*" diff "*)
+        need_build_deps
+        need_pkgs libc++-dev libc++abi-dev
+        ensure_patched_branch
+        FZ="$BUILD/fuzz/$BASE"
+        mkdir -p "$FZ"
+        build_seeds ;;
+    esac
+    declare -gA R_EXECS=() R_SECONDS=() R_CRASHES=()
+    TARGETS_RUN=
+    local t failed=()
+    for t in $TARGETS; do
+        if fuzz_target "$t"; then :; else failed+=("$t"); fi
+        R_EXECS[$t]=$EXECS
+        R_SECONDS[$t]=$RAN_SECONDS
+        R_CRASHES[$t]=$CRASHES
+        TARGETS_RUN="${TARGETS_RUN:+$TARGETS_RUN }$t"
+    done
+    [ "$RECORD" -eq 0 ] || write_summary
+    if [ ${#failed[@]} -gt 0 ]; then
+        die "fuzz: ${failed[*]} failed; reproducers and output in the run directories above (log $LOG)"
+    fi
+    stage "fuzz: no failures ($TARGETS_RUN, ${SECONDS_WANTED}s each)"
+}
+
+main "$@"
