@@ -245,6 +245,7 @@ base=$SERIES_BASE
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 tree=$(check_tree_name)
 series=$(check_tree_rev)
+$(check_series_fields)
 compiler=$(clang --version | sed -n 1p)
 cflags=$SAN_CFLAGS
 asan_options=$SAN_ASAN_OPTIONS (plus tests/atlocal's)
@@ -279,6 +280,11 @@ check_tree_rev() {
     else
         echo "plain tree"
     fi
+}
+
+# The series fields of a result (series_fields) for our managed tree.
+check_series_fields() {
+    [ "$MANAGED" = 0 ] || series_fields "$WORK" "$SERIES_BASE"
 }
 
 check_tree_name() {
@@ -449,6 +455,7 @@ base=$SERIES_BASE
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 tree=$(check_tree_name)
 series=$(check_tree_rev)
+$(check_series_fields)
 valgrind=$(valgrind --version)
 selection=$sel
 tests_run=$RUN_TESTS

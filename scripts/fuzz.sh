@@ -375,10 +375,8 @@ write_summary() {
         echo "base=$BASE"
         echo "date=$now"
         if [ "$TARGETS_RUN" != lib-json ]; then
-            # The patched tree: its commits on base/B, and its git tree
-            # hash (the same for the same files on any machine).
-            echo "patches=$(git -C "$BUILD/ovs-$BASE" rev-list --count "base/$BASE..ovs-json-perf/$BASE")"
-            echo "patched_tree=$(git -C "$BUILD/ovs-$BASE" rev-parse "ovs-json-perf/$BASE^{tree}")"
+            # The patched tree (series_fields).
+            series_fields "$BUILD/ovs-$BASE" "$BASE" "ovs-json-perf/$BASE"
         fi
         echo "targets=$TARGETS_RUN"
         for t in $TARGETS_RUN; do

@@ -130,6 +130,7 @@ regress_record() {
 kind=regress
 base=$base
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+$(series_fields "$patched" "$base")
 stock_tests=${st% *}
 stock_failed=${st#* }
 patched_tests=${pt% *}
@@ -214,13 +215,24 @@ report() {
                 printf '%-38s %-18s %-20s %s\n' "$k" "no result" - -
                 continue
             fi
-            report_rows "$f" | while IFS='|' read -r name value; do
-                printf '%-38s %-18s %-20s %s\n' "$name" "$value" \
-                    "$(sed -n 's/^date=//p' "$f")" "$(basename "$f")"
-            done
+            { report_rows "$f"; report_series_row "$f" "$base"; } |
+                while IFS='|' read -r name value; do
+                    printf '%-38s %-18s %-20s %s\n' "$name" "$value" \
+                        "$(sed -n 's/^date=//p' "$f")" "$(basename "$f")"
+                done
         done
         echo
     done
+}
+
+# report_series_row SUMMARY BASE: which patches a result was made with,
+# against the series patches/BASE/series lists now.
+report_series_row() {
+    local n tree
+    n=$(sed -n 's/^patches=//p' "$1")
+    tree=$(sed -n 's/^patched_tree=//p' "$1")
+    [ -n "$n" ] || return 0
+    echo "$(sed -n 's/^kind=//p' "$1"): patches applied|$n of $(series_patches "$2" | wc -l), tree ${tree:0:12}"
 }
 
 # report_rows SUMMARY: "FIGURE|VALUE" lines of a result file.

@@ -150,6 +150,16 @@ series_to_apply() {
     done
 }
 
+# series_fields GITDIR BASE [REV]: the "patches=" and "patched_tree=" lines
+# of a result file for REV (default HEAD) of GITDIR: how many commits it
+# carries on base/BASE, and its git tree hash (the same files give the same
+# hash on any machine).  The report compares the count with the series.
+series_fields() {
+    local rev=${3:-HEAD}
+    echo "patches=$(git -C "$1" rev-list --count "base/$2..$rev")"
+    echo "patched_tree=$(git -C "$1" rev-parse "$rev^{tree}")"
+}
+
 # One hash of the patch files' names and contents.
 series_digest() {
     local p
