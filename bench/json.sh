@@ -345,6 +345,24 @@ measure_dump() {
     R_HWM_DUMP[$db-$v]+="$(hwm_of "$p") "
 }
 
+# measure_monitor DB VARIANT: a new client's initial monitor request for
+# every table ("ovsdb-client monitor ALL", which detaches once it has
+# printed the initial contents): the server's CPU and peak RSS for it.
+measure_monitor() {
+    local db=$1 v=$2 p=${PID[$1-$2]} d="$RUNDIR/$1-$2" c0 c1
+    hwm_reset "$p"
+    c0=$(cpu_of "$p")
+    "${TREE[$v]}/ovsdb/ovsdb-client" --detach --no-chdir --pidfile="$d/monitor.pid" \
+        -f json monitor "unix:${SOCK[$db-$v]}" "${DBNAME[$db]}" ALL \
+        >"$d/monitor.out" 2>>"$LOG" || die "ovsdb-client monitor ($v, $db) failed"
+    c1=$(cpu_of "$p")
+    R_HWM_MONITOR[$db-$v]+="$(hwm_of "$p") "
+    R_MONITOR_CPU[$db-$v]+="$(awk -v a="$c0" -v b="$c1" 'BEGIN{printf "%.2f", b - a}') "
+    kill "$(cat "$d/monitor.pid")" 2>/dev/null || true
+    [ -s "$d/monitor.out" ] || die "ovsdb-client monitor ($v, $db) printed nothing"
+    rm -f "$d/monitor.out"
+}
+
 # measure_compact DB VARIANT: one timed ovsdb-server/compact, its peak RSS
 # and the RSS after it.
 measure_compact() {
@@ -376,7 +394,7 @@ measure_trim() {
 EMPTY_SHA1=$(printf '' | sha1sum | cut -c1-40)
 declare -A R_LOAD_WALL R_LOAD_CPU R_RSS R_ATOMS R_DUMP_CPU R_DUMP_WALL
 declare -A R_COMPACT_CPU R_COMPACT_WALL R_DUMP_SHA R_RSS_AFTER
-declare -A R_HWM_LOAD R_HWM_DUMP R_HWM_COMPACT R_RSS_TRIM
+declare -A R_HWM_LOAD R_HWM_DUMP R_HWM_COMPACT R_RSS_TRIM R_HWM_MONITOR R_MONITOR_CPU
 
 # One server at a time (a full-scale SB server, the reply it builds and the
 # client parsing it take most of the machine's memory), stock and patched
@@ -389,6 +407,7 @@ for db in "${DBS[@]}"; do
         for v in "${VARIANTS[@]}"; do
             start_server "$db" "$v"
             measure_dump "$db" "$v"
+            measure_monitor "$db" "$v"
             measure_compact "$db" "$v"
             measure_trim "$db" "$v"
             if [ -n "$KEEP_DUMPS" ] && [ "$r" = 1 ]; then
@@ -475,14 +494,16 @@ print_details() {
     echo
     echo "  ${LABEL[$db]} details (medians of $RUNS; stock / patched / improvement):"
     for m in DUMP_WALL:"dump wall time" COMPACT_CPU:"compaction server CPU" \
-             LOAD_WALL:"load wall time" LOAD_CPU:"load server CPU" ; do
+             LOAD_WALL:"load wall time" LOAD_CPU:"load server CPU" \
+             MONITOR_CPU:"initial monitor, CPU"; do
         local k=${m%%:*} n=${m#*:} a b
         eval "a=\$(median \${R_${k}[$db-stock]})"
         eval "b=\$(median \${R_${k}[$db-patched]})"
         printf '    %-24s %10s %10s %7s %%\n' "$n" "$(fmt_secs "$a")" "$(fmt_secs "$b")" "$(improvement "$a" "$b")"
     done
     for m in HWM_LOAD:"peak RSS, load (VmHWM)" RSS:"RSS after load" \
-             HWM_DUMP:"peak RSS during dump" HWM_COMPACT:"peak RSS, compaction" \
+             HWM_DUMP:"peak RSS during dump" HWM_MONITOR:"peak RSS, init. monitor" \
+             HWM_COMPACT:"peak RSS, compaction" \
              RSS_AFTER:"RSS after compaction" RSS_TRIM:"RSS after malloc_trim"; do
         local k=${m%%:*} n=${m#*:} a b
         eval "a=\$(median \${R_${k}[$db-stock]})"
@@ -562,6 +583,8 @@ JSON="$RESULTS_DIR/json-$TAG-$TS.json"
         echo "        $(metric_json "$db" rss_after_compaction bytes R_RSS_AFTER),"
         echo "        $(metric_json "$db" peak_rss_load bytes R_HWM_LOAD),"
         echo "        $(metric_json "$db" peak_rss_dump bytes R_HWM_DUMP),"
+        echo "        $(metric_json "$db" peak_rss_initial_monitor bytes R_HWM_MONITOR),"
+        echo "        $(metric_json "$db" initial_monitor_server_cpu s R_MONITOR_CPU),"
         echo "        $(metric_json "$db" peak_rss_compaction bytes R_HWM_COMPACT),"
         echo "        $(metric_json "$db" rss_after_malloc_trim bytes R_RSS_TRIM),"
         echo "        $(metric_json "$db" load_wall s R_LOAD_WALL),"
