@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "ovsdb-monitor.h"
+#include "om-util.h"
 #include "openvswitch/json.h"
 
 #ifdef HAVE_CALLGRIND
@@ -43,10 +44,7 @@ static uint64_t rng = 42;
 static uint64_t
 rnd(void)
 {
-    uint64_t z = (rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
+    return om_splitmix64(&rng);
 }
 
 static void

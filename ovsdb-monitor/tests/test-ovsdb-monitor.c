@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ovsdb-monitor.h"
+#include "om-util.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 
@@ -115,19 +116,10 @@ static const struct table_spec specs[N_TABLES] = {
       OM_SEL_INITIAL | OM_SEL_INSERT | OM_SEL_DELETE },
 };
 
-static uint64_t
-rnd(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static unsigned int
 rnd_n(uint64_t *s, unsigned int n)
 {
-    return (unsigned int) (rnd(s) % n);
+    return (unsigned int) (om_splitmix64(s) % n);
 }
 
 static struct json *
