@@ -352,9 +352,10 @@ measure_monitor() {
     local db=$1 v=$2 p=${PID[$1-$2]} d="$RUNDIR/$1-$2" c0 c1
     hwm_reset "$p"
     c0=$(cpu_of "$p")
-    "${TREE[$v]}/ovsdb/ovsdb-client" --detach --no-chdir --pidfile="$d/monitor.pid" \
-        -f json monitor "unix:${SOCK[$db-$v]}" "${DBNAME[$db]}" ALL \
-        >"$d/monitor.out" 2>>"$LOG" || die "ovsdb-client monitor ($v, $db) failed"
+    env OVS_RUNDIR="$d" OVS_LOGDIR="$d" \
+        "${TREE[$v]}/ovsdb/ovsdb-client" --detach --no-chdir --pidfile="$d/monitor.pid" \
+            -f json monitor "unix:${SOCK[$db-$v]}" "${DBNAME[$db]}" ALL \
+            >"$d/monitor.out" 2>>"$LOG" || die "ovsdb-client monitor ($v, $db) failed"
     c1=$(cpu_of "$p")
     R_HWM_MONITOR[$db-$v]+="$(hwm_of "$p") "
     R_MONITOR_CPU[$db-$v]+="$(awk -v a="$c0" -v b="$c1" 'BEGIN{printf "%.2f", b - a}') "
