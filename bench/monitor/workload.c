@@ -14,6 +14,7 @@ enum row_kind {
     K_FLOW = 2,
     K_PORT = 3,
     K_MAC = 4,
+    K_CHASSIS = 5,
 };
 
 /* Timestamps of MAC bindings start here (milliseconds, like OVN's). */
@@ -45,6 +46,22 @@ wbuf_printf(struct wbuf *b, const char *fmt, ...)
             exit(1);
         }
     }
+}
+
+void
+wbuf_append(struct wbuf *b, const void *data, size_t n)
+{
+    if (b->cap - b->len <= n) {
+        b->cap = b->cap * 2 + n + 1024;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p) {
+            fprintf(stderr, "monitor-bench: out of memory\n");
+            exit(1);
+        }
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+    b->p[b->len] = '\0';
 }
 
 void
@@ -315,4 +332,16 @@ workload_noop(const struct workload *w, struct wbuf *b, int id)
 {
     txn_begin(w, b);
     txn_end(b, id);
+}
+
+void
+workload_put_dp_ref(struct wbuf *b, unsigned int dp)
+{
+    put_uuid_ref(b, K_DATAPATH, dp);
+}
+
+void
+workload_put_chassis_ref(struct wbuf *b, unsigned int ch)
+{
+    put_uuid_ref(b, K_CHASSIS, ch);
 }
