@@ -587,26 +587,35 @@ done
 
 # The bytes delivered must be the same for every build and run (each run
 # already checked that every client got the same bytes as the others of
-# its group).  Stock, patched and the control (which replays what stock
-# sent) send cached updates with sorted object members, "before"
-# serializes for each client in hash order: its bytes are the same up to
-# the order of object members, which the order-insensitive hash (of the
-# byte counts) checks; the exact hash must be the same for all runs of a
-# build and across the other builds.
+# its group): the same sizes, and the same bytes up to the order of object
+# members (an order-insensitive hash of the byte counts of each message).
+# Exactly the same bytes: every run of a build; the control and stock (it
+# replays stock's bytes); and without conditions, stock, patched and the
+# control, which all send cached updates serialized with sorted members
+# ("before" serializes for each client, in hash order).  With conditions,
+# stock serializes for each client too, so patched, which shares the
+# updates of equal conditions through the cache, may differ from it in
+# the order of members: EXACT_PATCHED says whether it did (true, or the
+# parts that differ: "updates", "initial contents").
 # same_value KEY WHAT NAME REFNAME: die unless runs NAME and REFNAME agree.
 same_value() {
     [ "$(get "$3" "$1")" = "$(get "$4" "$1")" ] ||
         die "$2 differ: run $3 has $1 $(get "$3" "$1"), run $4 has $(get "$4" "$1")"
 }
+same_exact() {
+    same_value content_hash "updates" "$1" "$2"
+    same_value init_content_hash "initial contents" "$1" "$2"
+}
+# run_variant NAME: the build of run NAME (main-V-R or sweep-V-N-R).
+run_variant() {
+    local x=${1#*-}
+    echo "${x%%-*}"
+}
 # check_same NAME...: the runs NAME... (all with the same clients).
+EXACT_PATCHED=
 check_same() {
-    local ref=$1 n exact= before= ref_exact
-    for n in "$@"; do
-        case $n in
-        *-before-*) [ -n "$before" ] || before=$n ;;
-        *) [ -n "$exact" ] || exact=$n ;;
-        esac
-    done
+    local ref=$1 n v first_stock= first_patched=
+    declare -A first
     for n in "$@"; do
         same_value bytes_per_client "bytes delivered" "$n" "$ref"
         same_value bytes_total "bytes delivered" "$n" "$ref"
@@ -614,13 +623,32 @@ check_same() {
         same_value init_bytes_per_client "initial contents" "$n" "$ref"
         same_value bytes_hash "bytes delivered" "$n" "$ref"
         same_value init_bytes_hash "initial contents" "$n" "$ref"
-        case $n in
-        *-before-*) ref_exact=$before ;;
-        *) ref_exact=$exact ;;
-        esac
-        same_value content_hash "updates" "$n" "$ref_exact"
-        same_value init_content_hash "initial contents" "$n" "$ref_exact"
+        v=$(run_variant "$n")
+        [ -n "${first[$v]:-}" ] || first[$v]=$n
+        same_exact "$n" "${first[$v]}"
     done
+    if [ -n "${first[control]:-}" ] && [ -n "${first[stock]:-}" ]; then
+        same_exact "${first[control]}" "${first[stock]}"
+    fi
+    first_stock=${first[stock]:-${first[control]:-}}
+    first_patched=${first[patched]:-}
+    if [ -n "$first_stock" ] && [ -n "$first_patched" ]; then
+        if [ "$CONDITIONAL" = 0 ]; then
+            same_exact "$first_patched" "$first_stock"
+            EXACT_PATCHED=${EXACT_PATCHED:-true}
+        else
+            local diff=
+            [ "$(get "$first_patched" content_hash)" = "$(get "$first_stock" content_hash)" ] ||
+                diff="updates"
+            [ "$(get "$first_patched" init_content_hash)" = "$(get "$first_stock" init_content_hash)" ] ||
+                diff="${diff:+$diff and }initial contents"
+            if [ -n "$diff" ]; then
+                EXACT_PATCHED=$diff
+            else
+                EXACT_PATCHED=${EXACT_PATCHED:-true}
+            fi
+        fi
+    fi
 }
 main_runs=()
 for v in "${VARIANTS[@]}"; do
@@ -632,7 +660,7 @@ check_same "${main_runs[@]}"
 REF_BYTES=$(get "main-$FIRST-1" bytes_per_client)
 REF_INIT=$(get "main-$FIRST-1" init_bytes_per_client)
 REF_HASH=$(get "main-$FIRST-1" bytes_hash)
-stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes (exact: $(printf '%s\n' "${VARIANTS[@]}" | grep -vx before | tr '\n' '/' | sed 's:/$::'); up to member order: all)"
+stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes up to the order of object members; exactly the same in every run of a build$([ -z "${SEEN[control]:-}" ] || echo ", in control and stock")$([ "$EXACT_PATCHED" != true ] || echo ", in patched and stock")$([ -z "$EXACT_PATCHED" ] || [ "$EXACT_PATCHED" = true ] || echo "; patched's $EXACT_PATCHED differ from stock's in the order of members")"
 
 # Per-variant medians and pooled poll intervals.
 declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS NODES
@@ -701,9 +729,20 @@ report() {
     else
         echo "Updates: $(fmt_bytes "$REF_BYTES") per client (mean) in $(get "main-$FIRST-1" updates_per_client) updates, the same for every client of a group and every build;"
     fi
-    echo "initial contents $(fmt_bytes "$REF_INIT") per client.  (Byte for byte: stock, patched"
-    echo "and control send cached updates with sorted members; before sends the same"
-    echo "bytes with object members in hash order.)"
+    if [ "$CONDITIONAL" = 0 ]; then
+        echo "initial contents $(fmt_bytes "$REF_INIT") per client.  (Byte for byte: stock, patched"
+        echo "and control send cached updates with sorted members; before sends the same"
+        echo "bytes with object members in hash order.)"
+    else
+        echo "initial contents $(fmt_bytes "$REF_INIT") per client (mean).  (Byte for byte: the control"
+        echo "sends what stock sent; before sends the same bytes up to the order of object"
+        if [ -n "$EXACT_PATCHED" ] && [ "$EXACT_PATCHED" != true ]; then
+            echo "members, and so do patched's $EXACT_PATCHED: they come from a cache"
+            echo "shared by equal conditions, serialized with sorted members.)"
+        else
+            echo "members; patched sends the same bytes as stock.)"
+        fi
+    fi
     echo
     printf '%-9s %12s %10s %22s %14s\n' "" "server CPU" "wall" "fan-out per txn (ms)" "initial: CPU"
     printf '%-9s %12s %10s %22s %14s\n' "" "(s)" "(s)" "median      p95" "(s)"
@@ -807,6 +846,11 @@ write_results() {
         printf '  "clients": %s,\n  "txns": %s,\n  "warmup": %s,\n  "batch": %s,\n  "runs_per_build": %s,\n' "$CLIENTS" "$TXNS" "$WARMUP" "$BATCH" "$RUNS"
         printf '  "variants": [%s],\n' "$(printf '"%s",' "${VARIANTS[@]}" | sed 's/,$//')"
         printf '  "conditional_group": %s,\n' "$CONDITIONAL"
+        case $EXACT_PATCHED in
+        '') printf '  "patched_bytes_exactly_stock": null,\n' ;;
+        true) printf '  "patched_bytes_exactly_stock": true,\n' ;;
+        *) printf '  "patched_bytes_exactly_stock": false,\n  "patched_bytes_differ_in_member_order": "%s",\n' "$EXACT_PATCHED" ;;
+        esac
         if [ -n "$SERVER_CPU" ]; then
             printf '  "pinning": {"server_cpu": %s, "load_cpu": %s, "note": null},\n' "$SERVER_CPU" "$LOAD_CPU"
         else
