@@ -904,6 +904,7 @@ write_results() {
             echo "set ylabel 'server CPU time per transaction (ms)'"
             echo "set key top left"
             echo "set grid"
+            echo "set offsets graph 0.03, graph 0.03, graph 0.05, 0"
             printf "plot"
             i=2
             sep=
