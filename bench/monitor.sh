@@ -266,8 +266,9 @@ else
     SERVER_CPU=${CPUS_ARG%,*}
     LOAD_CPU=${CPUS_ARG#*,}
     [ "$SERVER_CPU" != "$LOAD_CPU" ] || die "--cpus: the server and the load client need different CPUs"
-    cpu_list | grep -qx "$SERVER_CPU" && cpu_list | grep -qx "$LOAD_CPU" ||
+    if ! cpu_list | grep -qx "$SERVER_CPU" || ! cpu_list | grep -qx "$LOAD_CPU"; then
         die "--cpus $CPUS_ARG: this process may only use CPUs $(cpu_list | tr '\n' ' ')"
+    fi
 fi
 PIN_SERVER=()
 PIN_LOAD=()
@@ -614,7 +615,7 @@ run_variant() {
 # check_same NAME...: the runs NAME... (all with the same clients).
 EXACT_PATCHED=
 check_same() {
-    local ref=$1 n v first_stock= first_patched=
+    local ref=$1 n v first_stock='' first_patched=
     declare -A first
     for n in "$@"; do
         same_value bytes_per_client "bytes delivered" "$n" "$ref"
