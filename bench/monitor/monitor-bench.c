@@ -54,7 +54,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -68,6 +67,7 @@
 #include <unistd.h>
 
 #include "jsonrpc-scan.h"
+#include "util.h"
 #include "workload.h"
 
 #define MAX_CLIENTS 1000
@@ -123,19 +123,6 @@ static int n_groups = 1;
 static struct client *clients;
 static struct writer writer;
 static int epfd;
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-fatal(const char *fmt, ...)
-{
-    va_list args;
-
-    fputs("monitor-bench: ", stderr);
-    va_start(args, fmt);
-    vfprintf(stderr, fmt, args);
-    va_end(args);
-    fputc('\n', stderr);
-    exit(1);
-}
 
 static double
 now(void)
@@ -333,12 +320,7 @@ connect_unix(void)
     struct sockaddr_un sun;
     int fd;
 
-    memset(&sun, 0, sizeof sun);
-    sun.sun_family = AF_UNIX;
-    if (strlen(socket_path) >= sizeof sun.sun_path) {
-        fatal("socket path too long: %s", socket_path);
-    }
-    strcpy(sun.sun_path, socket_path);
+    unix_address(&sun, socket_path);
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         fatal("socket: %s", strerror(errno));

@@ -34,7 +34,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +45,7 @@
 #include <unistd.h>
 
 #include "jsonrpc-scan.h"
+#include "util.h"
 #include "workload.h"
 
 /* A message of a capture: 'len' bytes at 'p'. */
@@ -104,19 +104,6 @@ static struct conn **conns;     /* By fd. */
 static int max_conns;
 static int epfd;
 
-static void __attribute__((format(printf, 1, 2), noreturn))
-fatal(const char *fmt, ...)
-{
-    va_list args;
-
-    fputs("monitor-control: ", stderr);
-    va_start(args, fmt);
-    vfprintf(stderr, fmt, args);
-    va_end(args);
-    fputc('\n', stderr);
-    exit(1);
-}
-
 static char *
 slurp(const char *path, size_t *lenp, bool must)
 {
@@ -158,10 +145,7 @@ parse_msg(const struct jr_msg *msg, void *pa_)
         g->reply = s;
         pa->have_reply = true;
     } else if (method && !strcmp(method, "update3")) {
-        g->updates = realloc(g->updates, (g->n_updates + 1) * sizeof s);
-        if (!g->updates) {
-            fatal("out of memory");
-        }
+        g->updates = xrealloc(g->updates, (g->n_updates + 1) * sizeof s);
         g->updates[g->n_updates++] = s;
     } else if (!method || strcmp(method, "echo")) {
         fatal("%s: unexpected message %.*s", pa->path,
@@ -227,10 +211,7 @@ load_captures(void)
             fatal("%s: %zu updates, group 0 has %zu", path, g.n_updates,
                   groups[0].n_updates);
         }
-        groups = realloc(groups, (n_groups + 1) * sizeof *groups);
-        if (!groups) {
-            fatal("out of memory");
-        }
+        groups = xrealloc(groups, (n_groups + 1) * sizeof *groups);
         groups[n_groups++] = g;
     }
     if (!n_groups) {
@@ -302,11 +283,8 @@ conn_queue(struct conn *c, const char *p, size_t len)
 {
     if (c->q_len == c->q_cap) {
         size_t cap = c->q_cap ? 2 * c->q_cap : 8;
-        struct span *q = malloc(cap * sizeof *q);
+        struct span *q = xrealloc(NULL, cap * sizeof *q);
 
-        if (!q) {
-            fatal("out of memory");
-        }
         for (size_t i = 0; i < c->q_len; i++) {
             q[i] = c->q[(c->q_head + i) % c->q_cap];
         }
@@ -505,10 +483,7 @@ accept_conns(int lfd)
         if (fd >= max_conns) {
             int n = fd * 2 + 16;
 
-            conns = realloc(conns, n * sizeof *conns);
-            if (!conns) {
-                fatal("out of memory");
-            }
+            conns = xrealloc(conns, n * sizeof *conns);
             memset(conns + max_conns, 0, (n - max_conns) * sizeof *conns);
             max_conns = n;
         }
@@ -532,12 +507,7 @@ listen_unix(void)
     struct sockaddr_un sun;
     int fd;
 
-    memset(&sun, 0, sizeof sun);
-    sun.sun_family = AF_UNIX;
-    if (strlen(socket_path) >= sizeof sun.sun_path) {
-        fatal("socket path too long: %s", socket_path);
-    }
-    strcpy(sun.sun_path, socket_path);
+    unix_address(&sun, socket_path);
     unlink(socket_path);
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0 || bind(fd, (struct sockaddr *) &sun, sizeof sun)
@@ -566,6 +536,8 @@ main(int argc, char *argv[])
     };
     struct epoll_event ev = { .events = EPOLLIN, .data.fd = -1 };
     int opt, lfd;
+
+    program_name = "monitor-control";
 
     while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (opt) {

@@ -1,6 +1,7 @@
 /* workload: northd-like OVN Southbound transactions.  See workload.h. */
 
 #include "workload.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -32,19 +33,14 @@ wbuf_printf(struct wbuf *b, const char *fmt, ...)
         n = vsnprintf(b->p ? b->p + b->len : NULL, room, fmt, args);
         va_end(args);
         if (n < 0) {
-            fprintf(stderr, "monitor-bench: vsnprintf failed\n");
-            exit(1);
+            fatal("vsnprintf failed");
         }
         if ((size_t) n < room) {
             b->len += n;
             return;
         }
         b->cap = b->cap * 2 + n + 1024;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p) {
-            fprintf(stderr, "monitor-bench: out of memory\n");
-            exit(1);
-        }
+        b->p = xrealloc(b->p, b->cap);
     }
 }
 
@@ -53,11 +49,7 @@ wbuf_append(struct wbuf *b, const void *data, size_t n)
 {
     if (b->cap - b->len <= n) {
         b->cap = b->cap * 2 + n + 1024;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p) {
-            fprintf(stderr, "monitor-bench: out of memory\n");
-            exit(1);
-        }
+        b->p = xrealloc(b->p, b->cap);
     }
     memcpy(b->p + b->len, data, n);
     b->len += n;
