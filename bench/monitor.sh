@@ -214,32 +214,6 @@ fmt_bytes() {
 # ---------------------------------------------------------------------------
 # Builds, schema, database, load client.
 
-stage "bench monitor: base $BASE, builds: ${VARIANTS[*]}, $CLIENTS clients, $TXNS transactions of $BATCH flows after $WARMUP warm-up, $RUNS run(s); sweep: ${SWEEP:-none}$([ "$CONDITIONAL" = 0 ] || echo "; conditional, groups of $CONDITIONAL")"
-need_build_deps
-need_pkgs gnuplot-nox
-[ "$PERF" = 0 ] || command -v perf >/dev/null || need_pkgs linux-perf
-# The builds with an ovsdb-server; the control replays what stock sent.
-SERVERS=()
-for v in "${VARIANTS[@]}"; do
-    [ "$v" = control ] || SERVERS+=("$v")
-done
-if [ -n "${SEEN[control]:-}" ] && [ -z "${SEEN[stock]:-}" ]; then
-    SERVERS+=(stock)
-fi
-declare -A TREE
-for v in "${SERVERS[@]}"; do
-    case $v in
-    before) bench_tree "$BASE" before "$BEFORE_PATCH" ;;
-    *) bench_tree "$BASE" "$v" ;;
-    esac
-    TREE[$v]=$BENCH_TREE
-    bench_tree_bin "${TREE[$v]}" ovsdb/ovsdb-server >/dev/null
-done
-SERIES_N=$(bench_series_files "$BASE" | wc -l)
-FIRST=${VARIANTS[0]}
-TOOL="${TREE[${SERVERS[0]}]}/ovsdb/ovsdb-tool"
-CLIENT="${TREE[${SERVERS[0]}]}/ovsdb/ovsdb-client"
-
 # CPU pinning: the server (or control) on one CPU, the load client on
 # another, so that they do not take turns on one CPU.
 PIN_NOTE=
@@ -267,7 +241,7 @@ else
     LOAD_CPU=${CPUS_ARG#*,}
     [ "$SERVER_CPU" != "$LOAD_CPU" ] || die "--cpus: the server and the load client need different CPUs"
     if ! cpu_list | grep -qx "$SERVER_CPU" || ! cpu_list | grep -qx "$LOAD_CPU"; then
-        die "--cpus $CPUS_ARG: this process may only use CPUs $(cpu_list | tr '\n' ' ')"
+        die "--cpus $CPUS_ARG: this process may only use CPUs $(cpu_list | tr '\n' ' ' | sed 's/ $//')"
     fi
 fi
 PIN_SERVER=()
@@ -279,6 +253,33 @@ if [ -n "$SERVER_CPU" ]; then
 else
     stage "note: $PIN_NOTE"
 fi
+
+stage "bench monitor: base $BASE, builds: ${VARIANTS[*]}, $CLIENTS clients, $TXNS transactions of $BATCH flows after $WARMUP warm-up, $RUNS run(s); sweep: ${SWEEP:-none}$([ "$CONDITIONAL" = 0 ] || echo "; conditional, groups of $CONDITIONAL")"
+need_build_deps
+need_pkgs gnuplot-nox
+[ "$PERF" = 0 ] || command -v perf >/dev/null || need_pkgs linux-perf
+# The builds with an ovsdb-server; the control replays what stock sent.
+SERVERS=()
+for v in "${VARIANTS[@]}"; do
+    [ "$v" = control ] || SERVERS+=("$v")
+done
+if [ -n "${SEEN[control]:-}" ] && [ -z "${SEEN[stock]:-}" ]; then
+    SERVERS+=(stock)
+fi
+declare -A TREE
+for v in "${SERVERS[@]}"; do
+    case $v in
+    before) bench_tree "$BASE" before "$BEFORE_PATCH" ;;
+    *) bench_tree "$BASE" "$v" ;;
+    esac
+    TREE[$v]=$BENCH_TREE
+    bench_tree_bin "${TREE[$v]}" ovsdb/ovsdb-server >/dev/null
+done
+SERIES_N=$(bench_series_files "$BASE" | wc -l)
+FIRST=${VARIANTS[0]}
+TOOL="${TREE[${SERVERS[0]}]}/ovsdb/ovsdb-tool"
+CLIENT="${TREE[${SERVERS[0]}]}/ovsdb/ovsdb-client"
+
 
 SCHEMA_DIR="$BENCH/ovn-central/usr/share/ovn"
 SCHEMA="$SCHEMA_DIR/ovn-sb.ovsschema"
@@ -661,7 +662,7 @@ check_same "${main_runs[@]}"
 REF_BYTES=$(get "main-$FIRST-1" bytes_per_client)
 REF_INIT=$(get "main-$FIRST-1" init_bytes_per_client)
 REF_HASH=$(get "main-$FIRST-1" bytes_hash)
-stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes up to the order of object members; exactly the same in every run of a build$([ -z "${SEEN[control]:-}" ] || echo ", in control and stock")$([ "$EXACT_PATCHED" != true ] || echo ", in patched and stock")$([ -z "$EXACT_PATCHED" ] || [ "$EXACT_PATCHED" = true ] || echo "; patched's $EXACT_PATCHED differ from stock's in the order of members")"
+stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes up to the order of object members; exactly the same in every run of a build$([ -z "${SEEN[control]:-}" ] || [ -z "${SEEN[stock]:-}" ] || echo ", in control and stock")$([ "$EXACT_PATCHED" != true ] || echo ", in patched and stock")$([ -z "$EXACT_PATCHED" ] || [ "$EXACT_PATCHED" = true ] || echo "; patched's $EXACT_PATCHED differ from stock's in the order of members")"
 
 # Per-variant medians and pooled poll intervals.
 declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS NODES
