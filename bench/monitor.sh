@@ -319,10 +319,14 @@ run_one() {
 # --gate), it reads the server's poll_create_node coverage counter, and
 # again after the workload: "server_poll_nodes" in the results, the number
 # of fds the main loop registered with poll() during the workload, about
-# the number of sessions times the passes of the main loop.  With --perf,
+# the number of sessions times the passes of the main loop.  Builds that
+# have the jsonrpc_session_visited counter (sessions that a pass of the
+# main loop ran rather than skipped) also get "server_session_visits"; in
+# the others every pass runs every session.  With --perf,
 # it records the server during the workload only.
 load_run() {
     local v=$1 d=$2 n=$3 k=$4 name=$5 load_pid perf_pid= rc=0 i nodes0 nodes1
+    local visits0 visits1
     local gate="$d/gate" appctl="${TREE[$v]}/utilities/ovs-appctl"
     rm -f "$gate"
     "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
@@ -336,6 +340,7 @@ load_run() {
         sleep 0.01
     done
     nodes0=$("$appctl" -t "$d/ctl" coverage/read-counter poll_create_node 2>/dev/null || echo -)
+    visits0=$(read_visits "$appctl" "$d")
     if [ "$PERF" = 1 ]; then
         perf record -q --call-graph dwarf,16384 -F 1999 -p "$SERVER_PID" \
             -o "$RESDIR/$name.perf" >>"$LOG" 2>&1 &
@@ -349,10 +354,25 @@ load_run() {
         wait "$perf_pid" || true
     fi
     nodes1=$("$appctl" -t "$d/ctl" coverage/read-counter poll_create_node 2>/dev/null || echo -)
+    visits1=$(read_visits "$appctl" "$d")
     if [ "$rc" = 0 ] && [ "$nodes0" != - ] && [ "$nodes1" != - ]; then
         echo "server_poll_nodes $((nodes1 - nodes0))" >>"$RESDIR/$name.txt"
     fi
+    if [ "$rc" = 0 ] && [ "$visits0" != - ] && [ "$visits1" != - ]; then
+        echo "server_session_visits $((visits1 - visits0))" >>"$RESDIR/$name.txt"
+    fi
     return "$rc"
+}
+
+# read_visits APPCTL DIR: the server's jsonrpc_session_visited counter, or
+# "-" if it has none.
+read_visits() {
+    local out
+    out=$("$1" -t "$2/ctl" coverage/read-counter jsonrpc_session_visited 2>/dev/null) || out=
+    case $out in
+    ''|*[!0-9]*) echo - ;;
+    *) echo "$out" ;;
+    esac
 }
 
 # perf_report VARIANT CLIENTS TXNS NAME: the breakdown of a --perf run.
@@ -450,9 +470,9 @@ REF_HASH=$(get "main-$FIRST-1" bytes_hash)
 stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes (exact: $(echo "${!EXACT[@]}" | tr ' ' '/'); up to member order: all)"
 
 # Per-variant medians and pooled poll intervals.
-declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS NODES
+declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS NODES VISITS
 for v in "${VARIANTS[@]}"; do
-    a=() w=() f=() f9=() ic=() rs=() pn=()
+    a=() w=() f=() f9=() ic=() rs=() pn=() sv=()
     POLLS[$v]=
     for r in $(seq 1 "$RUNS"); do
         a+=("$(get "main-$v-$r" server_cpu_s)")
@@ -462,6 +482,8 @@ for v in "${VARIANTS[@]}"; do
         ic+=("$(get "main-$v-$r" init_server_cpu_s)")
         rs+=("$(get "main-$v-$r" server_peak_rss_kb)")
         pn+=("$(get "main-$v-$r" server_poll_nodes)")
+        x=$(get "main-$v-$r" server_session_visits)
+        [ -z "$x" ] || sv+=("$x")
         POLLS[$v]+=" $(get "main-$v-$r" poll_intervals)"
     done
     CPU[$v]=$(median "${a[@]}")
@@ -471,6 +493,8 @@ for v in "${VARIANTS[@]}"; do
     INIT_CPU[$v]=$(median "${ic[@]}")
     RSS[$v]=$(median "${rs[@]}")
     NODES[$v]=$(median "${pn[@]}")
+    VISITS[$v]=nan
+    [ "${#sv[@]}" = 0 ] || VISITS[$v]=$(median "${sv[@]}")
 done
 
 # poll_stats MS...: count min max median mean p95 (linear interpolation).
@@ -533,6 +557,13 @@ report() {
     echo "of the main loop per transaction:"
     for v in "${VARIANTS[@]}"; do
         printf '  %-7s %10s\n' "$(label "$v")" "$(awk -v x="${NODES[$v]}" -v n="$CLIENTS" -v k="$TXNS" 'BEGIN { if (x == "nan" || x == "") print "-"; else printf "%.1f", x / n / k }')"
+    done
+    echo
+    echo "Sessions that the main loop ran during the workload, per transaction"
+    echo "(jsonrpc_session_visited; a build without it runs every session on"
+    echo "every pass, about the fds above times the clients):"
+    for v in "${VARIANTS[@]}"; do
+        printf '  %-7s %10s\n' "$(label "$v")" "$(awk -v x="${VISITS[$v]}" -v k="$TXNS" 'BEGIN { if (x == "nan" || x == "") print "-"; else printf "%.0f", x / k }')"
     done
     echo
     echo "Unreasonably long poll intervals (ms) of the server during the workload,"
