@@ -7,8 +7,8 @@ BRANCH_PREFIX=ovs-json-perf
 # one shows in the sources.  detect_features prints "NAME yes|no" lines.
 FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays json-uuid
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
-shared-conditions json-member-callback streaming-load streaming-compaction
-streaming-snapshot"
+shared-conditions woken-sessions json-member-callback streaming-load
+streaming-compaction streaming-snapshot"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -19,6 +19,7 @@ declare -A FEATURE_TITLE=(
     [monitor-wire-order-test]="autotest of the member order of monitor updates on the wire"
     [shared-notifications]="monitor notifications serialized once and shared (jsonrpc_session_send_shared())"
     [shared-conditions]="updates shared by sessions with identical conditions (ovsdb_condition_canonicalize())"
+    [woken-sessions]="a pass of the main loop runs only the sessions that have work (poll_waiter_woken())"
     [json-member-callback]="json parser hands out completed members (json_parser_set_member_cb())"
     [streaming-load]="rows converted while a database record is parsed (ovsdb_log_read_cb())"
     [streaming-compaction]="compacted databases written a row at a time (ovsdb_log_write_cb())"
@@ -48,6 +49,7 @@ has_feature() {
     monitor-wire-order-test) path=tests/ovsdb-monitor-wire.py pattern=. ;;
     shared-notifications) path=lib/jsonrpc.h pattern=jsonrpc_session_send_shared ;;
     shared-conditions) path=ovsdb/condition.h pattern=ovsdb_condition_canonicalize ;;
+    woken-sessions) path=include/openvswitch/poll-loop.h pattern=poll_waiter_woken ;;
     json-member-callback) path=include/openvswitch/json.h pattern=json_parser_set_member_cb ;;
     streaming-load) path=ovsdb/log.h pattern=ovsdb_log_read_cb ;;
     streaming-compaction) path=ovsdb/log.h pattern=ovsdb_log_write_cb ;;
@@ -130,6 +132,7 @@ patch_feature() {
     *"tests: Check member order of monitor updates on the wire"*) echo monitor-wire-order-test ;;
     *"ovsdb: Share serialized monitor notifications"*) echo shared-notifications ;;
     *"ovsdb: Share monitor updates between identical conditions"*) echo shared-conditions ;;
+    *"ovsdb: Run only the sessions that have work"*) echo woken-sessions ;;
     *"json: Add a parser mode that hands out completed members"*) echo json-member-callback ;;
     *"ovsdb: Convert rows while a database record is parsed"*) echo streaming-load ;;
     *"ovsdb: Write compacted databases a row at a time"*) echo streaming-compaction ;;
