@@ -13,56 +13,20 @@
 # Byte counts only: they do not depend on the machine's load.
 set -euo pipefail
 
-die() { echo "error: $*" >&2; exit 1; }
-
 BINDIR=${1:-}; DB=${2:-}; OUT=${3:-}
-for b in ovsdb-tool ovsdb-server ovs-appctl; do
-    [ -x "$BINDIR/$b" ] || die "no $b in '$BINDIR'"
-done
+# shellcheck source=SCRIPTDIR/heap-server.sh
+. "$(dirname "${BASH_SOURCE[0]}")/heap-server.sh"
+heap_need_bins ovsdb-tool ovsdb-server ovs-appctl
 [ -f "$DB" ] || die "no database '$DB'"
 [ -n "$OUT" ] || die "usage: $0 BINDIR DB OUT"
 command -v heaptrack >/dev/null || die "heaptrack is not installed"
 [ -x /usr/bin/time ] || die "/usr/bin/time is not installed (Debian: time)"
-
-RUN=$(mktemp -d)
-SERVER=
-cleanup() {
-    if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
-        kill "$SERVER" 2>/dev/null || true
-    fi
-    rm -rf "$RUN"
-}
-trap cleanup EXIT
 
 # heap_peak FILE: heaptrack's peak heap, in bytes, from its data FILE.
 heap_peak() {
     heaptrack_print -f "$1" --print-peaks 0 --print-allocators 0 \
         --print-temporary 0 --print-leaks 0 -M "$RUN/massif.out" 2>/dev/null |
         sed -n 's/^peak heap memory consumption: //p'
-}
-
-# server_start DIR [TOOL...]: starts ovsdb-server on DIR/db.
-server_start() {
-    local dir=$1; shift
-    "$@" "$BINDIR/ovsdb-server" "$dir/db" --no-chdir \
-        --unixctl="$dir/ctl" --remote="punix:$dir/sock" \
-        --log-file="$dir/log" -vconsole:off >"$dir/tool.out" 2>&1 &
-    SERVER=$!
-    for _ in $(seq 1 600); do
-        if [ -S "$dir/ctl" ] &&
-           "$BINDIR/ovs-appctl" -t "$dir/ctl" version >/dev/null 2>&1; then
-            return 0
-        fi
-        kill -0 "$SERVER" 2>/dev/null || die "server exited; see $dir/tool.out"
-        sleep 0.5
-    done
-    die "server not ready after 300 s"
-}
-
-server_stop() {
-    "$BINDIR/ovs-appctl" -t "$1/ctl" exit >/dev/null 2>&1 || true
-    wait "$SERVER" || true
-    SERVER=
 }
 
 tool_compact() {
@@ -84,21 +48,18 @@ server_compact() {
     server_start "$RUN/srv"
     sleep 1
     local hwm
-    hwm=$(sed -n 's/^VmHWM:[[:space:]]*//p' "/proc/$SERVER/status")
+    hwm=$(vm_status "$SERVER" VmHWM)
     echo 5 >"/proc/$SERVER/clear_refs"
     "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" ovsdb-server/compact
     echo "ovsdb-server: VmHWM after load $hwm," \
          "VmHWM of the compaction alone" \
-         "$(sed -n 's/^VmHWM:[[:space:]]*//p' "/proc/$SERVER/status")," \
-         "VmRSS after it $(sed -n 's/^VmRSS:[[:space:]]*//p' "/proc/$SERVER/status")"
+         "$(vm_status "$SERVER" VmHWM)," \
+         "VmRSS after it $(vm_status "$SERVER" VmRSS)"
     server_stop "$RUN/srv"
 
     cp "$DB" "$RUN/srv/db"
-    rm -f "$RUN/srv/ctl" "$RUN/srv/sock"
     server_start "$RUN/srv" heaptrack -o "$RUN/srv/ht"
     sleep 2
-    local before
-    before=$(date +%s.%N)
     "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" ovsdb-server/compact
     server_stop "$RUN/srv"
     local data

@@ -9,53 +9,21 @@
 # depend on the machine's load.
 set -euo pipefail
 
-die() { echo "error: $*" >&2; exit 1; }
-
 BINDIR=${1:-}; DB=${2:-}; OUT=${3:-}; TOOL=${4:-heaptrack}
-[ -x "$BINDIR/ovsdb-server" ] || die "no ovsdb-server in '$BINDIR'"
-[ -x "$BINDIR/ovs-appctl" ] || die "no ovs-appctl in '$BINDIR'"
+# shellcheck source=SCRIPTDIR/heap-server.sh
+. "$(dirname "${BASH_SOURCE[0]}")/heap-server.sh"
+heap_need_bins ovsdb-server ovs-appctl
 [ -f "$DB" ] || die "no database '$DB'"
 [ -n "$OUT" ] || die "usage: $0 BINDIR DB OUT [heaptrack|massif]"
 
-RUN=$(mktemp -d)
-SERVER=
-cleanup() {
-    if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
-        kill "$SERVER" 2>/dev/null || true
-    fi
-    rm -rf "$RUN"
-}
-trap cleanup EXIT
-
-start_server() {
-    cp "$DB" "$RUN/db"
-    local args=("$BINDIR/ovsdb-server" "$RUN/db" --no-chdir
-                --unixctl="$RUN/ctl" --remote="punix:$RUN/sock"
-                --log-file="$RUN/log" -vconsole:off)
-    case $TOOL in
-    heaptrack) heaptrack -o "$RUN/ht" "${args[@]}" >"$RUN/tool.out" 2>&1 & ;;
-    massif) valgrind --tool=massif --massif-out-file="$RUN/massif.out" \
-                --time-unit=B --detailed-freq=1000000 --max-snapshots=200 \
-                "${args[@]}" >"$RUN/tool.out" 2>&1 & ;;
-    *) die "unknown tool '$TOOL'" ;;
-    esac
-    SERVER=$!
-}
-
-# wait_ready: until the server answers on its control socket.
-wait_ready() {
-    for _ in $(seq 1 600); do
-        if [ -S "$RUN/ctl" ] && "$BINDIR/ovs-appctl" -t "$RUN/ctl" version >/dev/null 2>&1; then
-            return 0
-        fi
-        kill -0 "$SERVER" 2>/dev/null || die "server exited; see $RUN/tool.out"
-        sleep 0.5
-    done
-    die "server not ready after 300 s"
-}
-
-start_server
-wait_ready
+cp "$DB" "$RUN/db"
+case $TOOL in
+heaptrack) server_start "$RUN" heaptrack -o "$RUN/ht" ;;
+massif) server_start "$RUN" valgrind --tool=massif \
+            --massif-out-file="$RUN/massif.out" --time-unit=B \
+            --detailed-freq=1000000 --max-snapshots=200 ;;
+*) die "unknown tool '$TOOL'" ;;
+esac
 PID=$(pgrep -P "$SERVER" -f ovsdb-server || true)
 [ -n "$PID" ] || PID=$SERVER
 case $TOOL in massif) PID=$SERVER ;; esac
@@ -66,9 +34,7 @@ sleep 2
     "$BINDIR/ovs-appctl" -t "$RUN/ctl" memory/show | sed 's/^/memory\/show: /'
     grep -E '^(VmHWM|VmRSS)' "/proc/$PID/status" | sed 's/^/after load, under the tool: /'
 } >"$OUT"
-"$BINDIR/ovs-appctl" -t "$RUN/ctl" exit >/dev/null 2>&1 || true
-wait "$SERVER" || true
-SERVER=
+server_stop "$RUN"
 
 case $TOOL in
 heaptrack)
@@ -105,21 +71,13 @@ esac
 } >>"$OUT"
 
 # The same load without any tool: what the kernel counts.
-rm -f "$RUN/db" "$RUN/ctl" "$RUN/sock"
-TOOL=none
 cp "$DB" "$RUN/db"
-"$BINDIR/ovsdb-server" "$RUN/db" --no-chdir --unixctl="$RUN/ctl" \
-    --remote="punix:$RUN/sock" --log-file="$RUN/log" -vconsole:off \
-    >"$RUN/tool.out" 2>&1 &
-SERVER=$!
-wait_ready
+server_start "$RUN"
 sleep 1
 {
     echo
     echo "== without a tool (kernel's figures after load)"
     grep -E '^(VmHWM|VmRSS)' "/proc/$SERVER/status"
 } >>"$OUT"
-"$BINDIR/ovs-appctl" -t "$RUN/ctl" exit >/dev/null 2>&1 || true
-wait "$SERVER" || true
-SERVER=
+server_stop "$RUN"
 echo "wrote $OUT"

@@ -119,6 +119,17 @@ rss_of() {
     awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"
 }
 
+# hwm_of PID: the peak RSS (VmHWM) in bytes since the start or the last
+# hwm_reset.
+hwm_of() {
+    awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$1/status"
+}
+
+# hwm_reset PID: the peak RSS starts again from the current RSS.
+hwm_reset() {
+    echo 5 >"/proc/$1/clear_refs" || die "cannot reset the peak RSS of process $1"
+}
+
 # Median of the arguments.
 median() {
     printf '%s\n' "$@" | sort -g | awk '
@@ -288,6 +299,7 @@ start_server() {
     R_LOAD_WALL[$db-$v]+="$wall "
     R_LOAD_CPU[$db-$v]+="$cpu "
     R_RSS[$db-$v]+="$rss "
+    R_HWM_LOAD[$db-$v]+="$(hwm_of "${PID[$db-$v]}") "
     R_ATOMS[$db-$v]=$(appctl "$db" "$v" memory/show | tr ' ' '\n' | sed -n 's/^atoms://p')
     stage "  $v ovsdb-server loaded ${LABEL[$db]} in $wall s (server CPU $cpu s), RSS $(fmt_bytes "$rss"), memory/show atoms ${R_ATOMS[$db-$v]}"
 }
@@ -316,6 +328,7 @@ stop_server() {
 # measure_dump DB VARIANT: one timed "ovsdb-client dump -f json" run.
 measure_dump() {
     local db=$1 v=$2 p=${PID[$1-$2]} c0 c1 t0 t1
+    hwm_reset "$p"
     c0=$(cpu_of "$p")
     t0=$(now)
     local sha
@@ -329,10 +342,33 @@ measure_dump() {
     c1=$(cpu_of "$p")
     R_DUMP_CPU[$db-$v]+="$(awk -v a="$c0" -v b="$c1" 'BEGIN{printf "%.2f", b - a}') "
     R_DUMP_WALL[$db-$v]+="$(secs "$t0" "$t1") "
+    R_HWM_DUMP[$db-$v]+="$(hwm_of "$p") "
 }
 
+# measure_monitor DB VARIANT: a new client's initial monitor request for
+# every table ("ovsdb-client monitor ALL", which detaches once it has
+# printed the initial contents): the server's CPU and peak RSS for it.
+measure_monitor() {
+    local db=$1 v=$2 p=${PID[$1-$2]} d="$RUNDIR/$1-$2" c0 c1
+    hwm_reset "$p"
+    c0=$(cpu_of "$p")
+    env OVS_RUNDIR="$d" OVS_LOGDIR="$d" \
+        "${TREE[$v]}/ovsdb/ovsdb-client" --detach --no-chdir --pidfile="$d/monitor.pid" \
+            -f json monitor "unix:${SOCK[$db-$v]}" "${DBNAME[$db]}" ALL \
+            >"$d/monitor.out" 2>>"$LOG" || die "ovsdb-client monitor ($v, $db) failed"
+    c1=$(cpu_of "$p")
+    R_HWM_MONITOR[$db-$v]+="$(hwm_of "$p") "
+    R_MONITOR_CPU[$db-$v]+="$(awk -v a="$c0" -v b="$c1" 'BEGIN{printf "%.2f", b - a}') "
+    kill "$(cat "$d/monitor.pid")" 2>/dev/null || true
+    [ -s "$d/monitor.out" ] || die "ovsdb-client monitor ($v, $db) printed nothing"
+    rm -f "$d/monitor.out"
+}
+
+# measure_compact DB VARIANT: one timed ovsdb-server/compact, its peak RSS
+# and the RSS after it.
 measure_compact() {
     local db=$1 v=$2 p=${PID[$1-$2]} c0 c1 t0 t1
+    hwm_reset "$p"
     c0=$(cpu_of "$p")
     t0=$(now)
     appctl "$db" "$v" ovsdb-server/compact >>"$LOG" 2>&1 ||
@@ -341,11 +377,25 @@ measure_compact() {
     c1=$(cpu_of "$p")
     R_COMPACT_CPU[$db-$v]+="$(awk -v a="$c0" -v b="$c1" 'BEGIN{printf "%.2f", b - a}') "
     R_COMPACT_WALL[$db-$v]+="$(secs "$t0" "$t1") "
+    R_HWM_COMPACT[$db-$v]+="$(hwm_of "$p") "
+    R_RSS_AFTER[$db-$v]+="$(rss_of "$p") "
+}
+
+# measure_trim DB VARIANT: the RSS after a second, untimed compaction with
+# memory-trim-on-compaction on (malloc_trim() after it).
+measure_trim() {
+    local db=$1 v=$2
+    appctl "$db" "$v" ovsdb-server/memory-trim-on-compaction on >>"$LOG" 2>&1 ||
+        die "memory-trim-on-compaction ($v, $db) failed"
+    appctl "$db" "$v" ovsdb-server/compact >>"$LOG" 2>&1 ||
+        die "compaction with memory trimming ($v, $db) failed"
+    R_RSS_TRIM[$db-$v]+="$(rss_of "${PID[$db-$v]}") "
 }
 
 EMPTY_SHA1=$(printf '' | sha1sum | cut -c1-40)
 declare -A R_LOAD_WALL R_LOAD_CPU R_RSS R_ATOMS R_DUMP_CPU R_DUMP_WALL
 declare -A R_COMPACT_CPU R_COMPACT_WALL R_DUMP_SHA R_RSS_AFTER
+declare -A R_HWM_LOAD R_HWM_DUMP R_HWM_COMPACT R_RSS_TRIM R_HWM_MONITOR R_MONITOR_CPU
 
 # One server at a time (a full-scale SB server, the reply it builds and the
 # client parsing it take most of the machine's memory), stock and patched
@@ -358,8 +408,9 @@ for db in "${DBS[@]}"; do
         for v in "${VARIANTS[@]}"; do
             start_server "$db" "$v"
             measure_dump "$db" "$v"
+            measure_monitor "$db" "$v"
             measure_compact "$db" "$v"
-            R_RSS_AFTER[$db-$v]+="$(rss_of "${PID[$db-$v]}") "
+            measure_trim "$db" "$v"
             if [ -n "$KEEP_DUMPS" ] && [ "$r" = 1 ]; then
                 # Untimed, for comparing by hand (or by tests/t-bench-json.sh).
                 "${TREE[$v]}/ovsdb/ovsdb-client" dump -f json \
@@ -444,15 +495,22 @@ print_details() {
     echo
     echo "  ${LABEL[$db]} details (medians of $RUNS; stock / patched / improvement):"
     for m in DUMP_WALL:"dump wall time" COMPACT_CPU:"compaction server CPU" \
-             LOAD_WALL:"load wall time" LOAD_CPU:"load server CPU" ; do
+             LOAD_WALL:"load wall time" LOAD_CPU:"load server CPU" \
+             MONITOR_CPU:"initial monitor, CPU"; do
         local k=${m%%:*} n=${m#*:} a b
         eval "a=\$(median \${R_${k}[$db-stock]})"
         eval "b=\$(median \${R_${k}[$db-patched]})"
         printf '    %-24s %10s %10s %7s %%\n' "$n" "$(fmt_secs "$a")" "$(fmt_secs "$b")" "$(improvement "$a" "$b")"
     done
-    a=$(median ${R_RSS_AFTER[$db-stock]})
-    b=$(median ${R_RSS_AFTER[$db-patched]})
-    printf '    %-24s %10s %10s %7s %%\n' "RSS after compaction" "$(fmt_bytes "$a")" "$(fmt_bytes "$b")" "$(improvement "$a" "$b")"
+    for m in HWM_LOAD:"peak RSS, load (VmHWM)" RSS:"RSS after load" \
+             HWM_DUMP:"peak RSS during dump" HWM_MONITOR:"peak RSS, init. monitor" \
+             HWM_COMPACT:"peak RSS, compaction" \
+             RSS_AFTER:"RSS after compaction" RSS_TRIM:"RSS after malloc_trim"; do
+        local k=${m%%:*} n=${m#*:} a b
+        eval "a=\$(median \${R_${k}[$db-stock]})"
+        eval "b=\$(median \${R_${k}[$db-patched]})"
+        printf '    %-24s %10s %10s %7s %%\n' "$n" "$(fmt_bytes "$a")" "$(fmt_bytes "$b")" "$(improvement "$a" "$b")"
+    done
     if [ "$CALLGRIND" = 1 ]; then
         printf '    %-24s %10s %10s %7s %%\n' "callgrind roundtrip (Ir)" "$(fmt_count "${IR[$db-stock]}")" "$(fmt_count "${IR[$db-patched]}")" "$(improvement "${IR[$db-stock]}" "${IR[$db-patched]}")"
     fi
@@ -524,6 +582,12 @@ JSON="$RESULTS_DIR/json-$TAG-$TS.json"
         echo "        $(metric_json "$db" compaction_server_cpu s R_COMPACT_CPU),"
         echo "        $(metric_json "$db" rss_after_load bytes R_RSS),"
         echo "        $(metric_json "$db" rss_after_compaction bytes R_RSS_AFTER),"
+        echo "        $(metric_json "$db" peak_rss_load bytes R_HWM_LOAD),"
+        echo "        $(metric_json "$db" peak_rss_dump bytes R_HWM_DUMP),"
+        echo "        $(metric_json "$db" peak_rss_initial_monitor bytes R_HWM_MONITOR),"
+        echo "        $(metric_json "$db" initial_monitor_server_cpu s R_MONITOR_CPU),"
+        echo "        $(metric_json "$db" peak_rss_compaction bytes R_HWM_COMPACT),"
+        echo "        $(metric_json "$db" rss_after_malloc_trim bytes R_RSS_TRIM),"
         echo "        $(metric_json "$db" load_wall s R_LOAD_WALL),"
         echo "        $(metric_json "$db" load_server_cpu s R_LOAD_CPU)"
         echo "      }"

@@ -7,7 +7,9 @@
 # ovn-monitor-all=true, while a writer applies a northd-like workload.
 # Three builds of the same base: "before" (the json cache holds unserialized
 # json: bench/monitor/before-unserialized-cache*.patch), "stock" and
-# "patched" (patches/<base>/series).  See bench/README.md.
+# "patched" (patches/<base>/series), and "control" (bench/monitor/
+# monitor-control.c: writes the bytes stock sent, captured, to the same
+# clients; the floor of the per-client cost).  See bench/README.md.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,26 +21,40 @@ export TOP
 
 usage() {
     cat <<EOF
-usage: ./build.sh bench monitor [--clients N] [--txns K] [--base BASE]
+usage: ./build.sh bench monitor [--clients N] [--txns K] [--warmup W] [--base BASE]
                                 [--runs R] [--batch L] [--scale quick|default]
-                                [--sweep "1 10 50 120 250 500" | --no-sweep]
-                                [--sweep-txns K] [--variants "before stock patched"]
+                                [--sweep "1 10 120 250 500 1000" | --no-sweep]
+                                [--sweep-txns K]
+                                [--variants "before stock patched control"]
+                                [--conditional GROUP] [--cpus S,L|none]
                                 [--seed S] [--results-dir DIR] [--tag NAME]
                                 [--perf]
 
   --clients      monitoring clients of the main comparison (default 120, 1..1000)
-  --txns         workload transactions per run (default 10)
+  --txns         measured workload transactions per run (default 4)
+  --warmup       workload transactions before the measured ones, not measured
+                 (default 2: from the third on, every transaction has the
+                 same kinds of operations)
   --base         OVS base version (default $DEFAULT_BASE)
-  --runs         interleaved runs per build, medians reported (default 3)
+  --runs         runs per build and point, in alternating order of builds
+                 (forward, then backward), medians reported (default 5)
   --batch        logical flows inserted per transaction (default 1000); each
                  transaction also deletes and rewrites a quarter batch of
                  flows, inserts and updates L/20 port bindings, inserts L/10
                  and refreshes L/20 MAC bindings
   --scale        initial Southbound database from bench/gen (default quick)
-  --sweep        client counts for the CPU-vs-clients chart, one run each
-                 (default "1 10 50 120 250 500"); --no-sweep skips it
-  --sweep-txns   transactions per sweep run (default 2)
-  --variants     builds to compare (default "before stock patched")
+  --sweep        client counts for the CPU-vs-clients chart, --runs runs
+                 each (default "1 10 120 250 500 1000"); --no-sweep skips it
+  --sweep-txns   measured transactions per sweep run (default: --txns)
+  --variants     builds to compare (default "before stock patched control");
+                 control needs the stock tree, which it then builds
+  --conditional  clients monitor Logical_Flow, Port_Binding and MAC_Binding
+                 with conditions (ovn-monitor-all=false), in groups of GROUP
+                 clients with identical conditions, different between groups
+  --cpus         pin the server (and control) to CPU S and the load client
+                 to CPU L with taskset (default: the first two CPUs this
+                 process may use; with only one, no pinning, with a note);
+                 "none": no pinning
   --seed         generator seed (default ovs-json-perf)
   --results-dir  where the JSON, text and PNG results go (default bench/results)
   --tag          name of the result files (default monitor-<base>)
@@ -52,14 +68,17 @@ EOF
 }
 
 CLIENTS=120
-TXNS=10
+TXNS=4
+WARMUP=2
 BASE=$DEFAULT_BASE
-RUNS=3
+RUNS=5
 BATCH=1000
 SCALE=quick
-SWEEP="1 10 50 120 250 500"
-SWEEP_TXNS=2
-VARIANTS_ARG="before stock patched"
+SWEEP="1 10 120 250 500 1000"
+SWEEP_TXNS=
+VARIANTS_ARG="before stock patched control"
+CONDITIONAL=0
+CPUS_ARG=auto
 SEED=ovs-json-perf
 RESULTS_DIR="$TOP/bench/results"
 TAG=
@@ -70,6 +89,12 @@ while [ $# -gt 0 ]; do
     --clients=*) CLIENTS=${1#*=}; shift ;;
     --txns) TXNS=${2:-}; shift 2 || die "--txns needs a value" ;;
     --txns=*) TXNS=${1#*=}; shift ;;
+    --warmup) WARMUP=${2:-}; shift 2 || die "--warmup needs a value" ;;
+    --warmup=*) WARMUP=${1#*=}; shift ;;
+    --conditional) CONDITIONAL=${2:-}; shift 2 || die "--conditional needs a value" ;;
+    --conditional=*) CONDITIONAL=${1#*=}; shift ;;
+    --cpus) CPUS_ARG=${2:-}; shift 2 || die "--cpus needs a value" ;;
+    --cpus=*) CPUS_ARG=${1#*=}; shift ;;
     --base) BASE=${2:-}; shift 2 || die "--base needs a value" ;;
     --base=*) BASE=${1#*=}; shift ;;
     --runs) RUNS=${2:-}; shift 2 || die "--runs needs a value" ;;
@@ -108,7 +133,12 @@ positive_int --clients "$CLIENTS" 1000
 positive_int --txns "$TXNS"
 positive_int --runs "$RUNS"
 positive_int --batch "$BATCH"
+SWEEP_TXNS=${SWEEP_TXNS:-$TXNS}
 positive_int --sweep-txns "$SWEEP_TXNS"
+case $WARMUP in
+''|*[!0-9]*) die "--warmup needs a non-negative integer, not '$WARMUP'" ;;
+esac
+[ "$CONDITIONAL" = 0 ] || positive_int --conditional "$CONDITIONAL" 1000
 for n in $SWEEP; do
     positive_int --sweep "$n" 1000
 done
@@ -120,12 +150,20 @@ default) ATOMS=1000000 ;;
 esac
 read -r -a VARIANTS <<<"$VARIANTS_ARG"
 [ ${#VARIANTS[@]} -gt 0 ] || die "--variants is empty"
+declare -A SEEN
 for v in "${VARIANTS[@]}"; do
     case $v in
-    before|stock|patched) ;;
-    *) die "unknown variant '$v' (before, stock or patched)" ;;
+    before|stock|patched|control) ;;
+    *) die "unknown variant '$v' (before, stock, patched or control)" ;;
     esac
+    [ -z "${SEEN[$v]:-}" ] || die "variant '$v' given twice"
+    SEEN[$v]=1
 done
+case $CPUS_ARG in
+auto|none) ;;
+*) [[ $CPUS_ARG =~ ^[0-9]+,[0-9]+$ ]] ||
+       die "--cpus needs S,L (two CPU numbers), auto or none, not '$CPUS_ARG'" ;;
+esac
 [ -n "$SEED" ] || die "--seed must not be empty"
 TAG=${TAG:-monitor-$BASE}
 case $TAG in
@@ -143,9 +181,9 @@ mkdir -p "$BENCH/run" "$BENCH/db" "$BENCH/monitor"
 
 now() { date +%s.%N; }
 
-# Median of the arguments.
+# Median of the arguments (empty ones ignored; "nan" if none).
 median() {
-    printf '%s\n' "$@" | sort -g | awk '
+    printf '%s\n' "$@" | awk 'NF' | sort -g | awk '
         { v[NR] = $1 }
         END { if (!NR) print "nan";
               else if (NR % 2) printf "%.3f", v[(NR + 1) / 2];
@@ -176,12 +214,60 @@ fmt_bytes() {
 # ---------------------------------------------------------------------------
 # Builds, schema, database, load client.
 
-stage "bench monitor: base $BASE, builds: ${VARIANTS[*]}, $CLIENTS clients, $TXNS transactions of $BATCH flows, $RUNS run(s); sweep: ${SWEEP:-none}"
+# CPU pinning: the server (or control) on one CPU, the load client on
+# another, so that they do not take turns on one CPU.
+PIN_NOTE=
+SERVER_CPU=
+LOAD_CPU=
+# cpu_list: the CPUs this process may run on, one per line.
+cpu_list() {
+    sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status | tr ',' '\n' |
+        awk -F- 'NF == 1 { print $1 } NF == 2 { for (i = $1; i <= $2; i++) print i }'
+}
+if [ "$CPUS_ARG" = none ]; then
+    PIN_NOTE="not pinned (--cpus none)"
+elif ! command -v taskset >/dev/null; then
+    PIN_NOTE="not pinned: no taskset on this machine"
+elif [ "$CPUS_ARG" = auto ]; then
+    mapfile -t cpus < <(cpu_list)
+    if [ ${#cpus[@]} -ge 2 ]; then
+        SERVER_CPU=${cpus[0]}
+        LOAD_CPU=${cpus[1]}
+    else
+        PIN_NOTE="not pinned: only one CPU (${cpus[*]:-?}) available; the server and the load client share it, so their CPU times include each other's waits"
+    fi
+else
+    SERVER_CPU=${CPUS_ARG%,*}
+    LOAD_CPU=${CPUS_ARG#*,}
+    [ "$SERVER_CPU" != "$LOAD_CPU" ] || die "--cpus: the server and the load client need different CPUs"
+    if ! cpu_list | grep -qx "$SERVER_CPU" || ! cpu_list | grep -qx "$LOAD_CPU"; then
+        die "--cpus $CPUS_ARG: this process may only use CPUs $(cpu_list | tr '\n' ' ' | sed 's/ $//')"
+    fi
+fi
+PIN_SERVER=()
+PIN_LOAD=()
+if [ -n "$SERVER_CPU" ]; then
+    PIN_SERVER=(taskset -c "$SERVER_CPU")
+    PIN_LOAD=(taskset -c "$LOAD_CPU")
+    stage "pinned: server (and control) on CPU $SERVER_CPU, load client on CPU $LOAD_CPU"
+else
+    stage "note: $PIN_NOTE"
+fi
+
+stage "bench monitor: base $BASE, builds: ${VARIANTS[*]}, $CLIENTS clients, $TXNS transactions of $BATCH flows after $WARMUP warm-up, $RUNS run(s); sweep: ${SWEEP:-none}$([ "$CONDITIONAL" = 0 ] || echo "; conditional, groups of $CONDITIONAL")"
 need_build_deps
 need_pkgs gnuplot-nox
 [ "$PERF" = 0 ] || command -v perf >/dev/null || need_pkgs linux-perf
-declare -A TREE
+# The builds with an ovsdb-server; the control replays what stock sent.
+SERVERS=()
 for v in "${VARIANTS[@]}"; do
+    [ "$v" = control ] || SERVERS+=("$v")
+done
+if [ -n "${SEEN[control]:-}" ] && [ -z "${SEEN[stock]:-}" ]; then
+    SERVERS+=(stock)
+fi
+declare -A TREE
+for v in "${SERVERS[@]}"; do
     case $v in
     before) bench_tree "$BASE" before "$BEFORE_PATCH" ;;
     *) bench_tree "$BASE" "$v" ;;
@@ -191,8 +277,9 @@ for v in "${VARIANTS[@]}"; do
 done
 SERIES_N=$(bench_series_files "$BASE" | wc -l)
 FIRST=${VARIANTS[0]}
-TOOL="${TREE[$FIRST]}/ovsdb/ovsdb-tool"
-CLIENT="${TREE[$FIRST]}/ovsdb/ovsdb-client"
+TOOL="${TREE[${SERVERS[0]}]}/ovsdb/ovsdb-tool"
+CLIENT="${TREE[${SERVERS[0]}]}/ovsdb/ovsdb-client"
+
 
 SCHEMA_DIR="$BENCH/ovn-central/usr/share/ovn"
 SCHEMA="$SCHEMA_DIR/ovn-sb.ovsschema"
@@ -214,6 +301,7 @@ GEN="$BENCH/gen/ovsdb-gen"
 mkdir -p "$BENCH/gen"
 run make -C "$TOP/bench/gen" O="$BENCH/gen" || die "cannot build bench/gen"
 LOAD="$BENCH/monitor/monitor-bench"
+CONTROL="$BENCH/monitor/monitor-control"
 run make -C "$TOP/bench/monitor" O="$BENCH/monitor" || die "cannot build bench/monitor"
 
 # The initial database: the same file and key as bench/json.sh makes, so
@@ -253,7 +341,7 @@ start_server() {
     rm -rf "$d"
     mkdir -p "$d"
     cp "$DB" "$d/db"
-    run env OVS_RUNDIR="$d" OVS_LOGDIR="$d" OVS_DBDIR="$d" \
+    run "${PIN_SERVER[@]}" env OVS_RUNDIR="$d" OVS_LOGDIR="$d" OVS_DBDIR="$d" \
         "${TREE[$v]}/ovsdb/ovsdb-server" "$d/db" --no-chdir --detach \
         --pidfile="$d/pid" --unixctl="$d/ctl" --remote="punix:$d/sock" \
         --log-file="$d/log" -vconsole:off ||
@@ -261,8 +349,34 @@ start_server() {
     SERVER_PID=$(cat "$d/pid")
 }
 
+# start_control DIR CAPTURE: the control, in place of a server, replaying
+# the capture with prefix CAPTURE.
+start_control() {
+    local d=$1 cap=$2 i
+    rm -rf "$d"
+    mkdir -p "$d"
+    : >"$d/log"
+    "${PIN_SERVER[@]}" "$CONTROL" --socket "$d/sock" --capture "$cap" \
+        >>"$LOG" 2>"$d/control.err" &
+    SERVER_PID=$!
+    for i in $(seq 1 500); do
+        [ -S "$d/sock" ] && break
+        kill -0 "$SERVER_PID" 2>/dev/null ||
+            die "monitor-control failed to start: $(tail -n 1 "$d/control.err")"
+        sleep 0.01
+    done
+    [ -S "$d/sock" ] || die "monitor-control did not listen on $d/sock"
+}
+
 stop_server() {
     local v=$1 d=$2 i
+    if [ "$v" = control ]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        cat "$d/control.err" >>"$LOG" 2>/dev/null || true
+        SERVER_PID=
+        return 0
+    fi
     "${TREE[$v]}/utilities/ovs-appctl" -t "$d/ctl" exit >/dev/null 2>&1 ||
         kill "$SERVER_PID" 2>/dev/null || true
     for i in $(seq 1 100); do
@@ -298,20 +412,66 @@ make_requests() {
     stage "monitoring all $n tables of OVN_Southbound, all columns"
 }
 
-# run_one VARIANT CLIENTS TXNS NAME: one measured run; results in
-# $RESDIR/NAME.txt as "key value" lines.
+# run_one VARIANT CLIENTS TXNS NAME [LOAD-OPTION...]: one measured run;
+# results in $RESDIR/NAME.txt as "key value" lines.
 run_one() {
     local v=$1 n=$2 k=$3 name=$4 d="$RUNDIR/srv"
-    start_server "$v" "$d"
-    [ -s "$REQUESTS" ] || make_requests "$d/sock"
-    if ! load_run "$v" "$d" "$n" "$k" "$name"; then
+    shift 4
+    if [ "$v" = control ]; then
+        capture_for "$n" "$k"
+        start_control "$d" "$CAPTURE"
+    else
+        start_server "$v" "$d"
+        [ -s "$REQUESTS" ] || make_requests "$d/sock"
+    fi
+    if ! load_run "$v" "$d" "$n" "$k" "$name" "$@"; then
         cat "$RESDIR/$name.err" >>"$LOG"
         cp "$d/log" "$LOGDIR/bench-monitor-server-$name.log" 2>/dev/null || true
+        [ "$v" != control ] || cat "$d/control.err" >>"$LOGDIR/bench-monitor-server-$name.log" 2>/dev/null || true
         die "run $name failed: $(tail -n 1 "$RESDIR/$name.err") (server log: $LOGDIR/bench-monitor-server-$name.log)"
     fi
     { echo "--- $name"; cat "$RESDIR/$name.txt"; } >>"$LOG"
     stop_server "$v" "$d"
-    [ "$PERF" = 0 ] || perf_report "$v" "$n" "$k" "$name"
+    [ "$PERF" = 0 ] || [ "$v" = control ] || perf_report "$v" "$n" "$k" "$name"
+}
+
+# The groups of clients the largest run has: the capture needs a client of
+# each.
+max_groups() {
+    local n max=$CLIENTS
+    for n in $SWEEP; do
+        [ "$n" -le "$max" ] || max=$n
+    done
+    if [ "$CONDITIONAL" = 0 ]; then
+        echo 1
+    else
+        echo $(((max + CONDITIONAL - 1) / CONDITIONAL))
+    fi
+}
+
+# capture_for CLIENTS TXNS: sets CAPTURE to the prefix of a capture of the
+# bytes stock sends with TXNS measured transactions (made on first use, by
+# a run of stock with one client per group, which is not measured).
+declare -A CAPTURES
+capture_for() {
+    local k=$2 g name
+    CAPTURE="$RUNDIR/capture-$k"
+    [ -z "${CAPTURES[$k]:-}" ] || return 0
+    g=$(max_groups)
+    name="capture-$k"
+    stage "capture for the control: stock, $g client(s) (one per group), $k transactions"
+    if [ "$CONDITIONAL" = 0 ]; then
+        run_one stock "$g" "$k" "$name" --capture "$CAPTURE"
+    else
+        # Group G of GROUP-client groups has the same condition as client
+        # G with groups of 1.
+        CONDITIONAL_SAVE=$CONDITIONAL
+        CONDITIONAL=1
+        run_one stock "$g" "$k" "$name" --capture "$CAPTURE"
+        CONDITIONAL=$CONDITIONAL_SAVE
+    fi
+    [ -s "$CAPTURE.0.stream" ] || die "the capture run wrote no $CAPTURE.0.stream"
+    CAPTURES[$k]=1
 }
 
 # load_run VARIANT DIR CLIENTS TXNS NAME: runs the load client against the
@@ -323,11 +483,14 @@ run_one() {
 # it records the server during the workload only.
 load_run() {
     local v=$1 d=$2 n=$3 k=$4 name=$5 load_pid perf_pid= rc=0 i nodes0 nodes1
-    local gate="$d/gate" appctl="${TREE[$v]}/utilities/ovs-appctl"
+    local gate="$d/gate" appctl="${TREE[$v]:-}/utilities/ovs-appctl" cond=()
+    shift 5
     rm -f "$gate"
-    "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
+    [ "$CONDITIONAL" = 0 ] || cond=(--conditional "$CONDITIONAL")
+    "${PIN_LOAD[@]}" "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
         --server-pid "$SERVER_PID" --server-log "$d/log" \
-        --clients "$n" --txns "$k" --batch "$BATCH" --gate "$gate" \
+        --clients "$n" --txns "$k" --warmup "$WARMUP" --batch "$BATCH" \
+        --gate "$gate" "${cond[@]}" "$@" \
         >"$RESDIR/$name.txt" 2>"$RESDIR/$name.err" &
     load_pid=$!
     for i in $(seq 1 60000); do
@@ -336,7 +499,7 @@ load_run() {
         sleep 0.01
     done
     nodes0=$("$appctl" -t "$d/ctl" coverage/read-counter poll_create_node 2>/dev/null || echo -)
-    if [ "$PERF" = 1 ]; then
+    if [ "$PERF" = 1 ] && [ "$v" != control ]; then
         perf record -q --call-graph dwarf,16384 -F 1999 -p "$SERVER_PID" \
             -o "$RESDIR/$name.perf" >>"$LOG" 2>&1 &
         perf_pid=$!
@@ -401,9 +564,23 @@ get() {
     awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$RESDIR/$1.txt"
 }
 
+# order R: the builds in the order of run R: forward on odd runs, backward
+# on even ones, so that no build always runs first, or right after the
+# same other build.
+order() {
+    local i
+    if [ $(($1 % 2)) = 1 ]; then
+        printf '%s\n' "${VARIANTS[@]}"
+    else
+        for ((i = ${#VARIANTS[@]} - 1; i >= 0; i--)); do
+            echo "${VARIANTS[$i]}"
+        done
+    fi
+}
+
 T_START=$(now)
 for r in $(seq 1 "$RUNS"); do
-    for v in "${VARIANTS[@]}"; do
+    for v in $(order "$r"); do
         stage "run $r/$RUNS: $v, $CLIENTS clients, $TXNS transactions"
         run_one "$v" "$CLIENTS" "$TXNS" "main-$v-$r"
         stage "  server CPU $(get "main-$v-$r" server_cpu_s) s, wall $(get "main-$v-$r" wall_s) s, $(fmt_bytes "$(get "main-$v-$r" bytes_per_client)") per client, $(get "main-$v-$r" poll_count) long poll intervals"
@@ -411,43 +588,81 @@ for r in $(seq 1 "$RUNS"); do
 done
 
 # The bytes delivered must be the same for every build and run (each run
-# already checked that every client got the same bytes as the others).
-# Stock and patched serialize cached updates with sorted object members,
-# "before" serializes for each client in hash order: its bytes are the
-# same up to the order of object members, which the order-insensitive
-# hash (of the byte counts) checks; the exact hash must be the same for
-# all runs of a build and across the other builds.
-REF_BYTES=$(get "main-$FIRST-1" bytes_per_client)
-REF_INIT=$(get "main-$FIRST-1" init_bytes_per_client)
-declare -A EXACT
+# already checked that every client got the same bytes as the others of
+# its group): the same sizes, and the same bytes up to the order of object
+# members (an order-insensitive hash of the byte counts of each message).
+# Exactly the same bytes: every run of a build; the control and stock (it
+# replays stock's bytes); and without conditions, stock, patched and the
+# control, which all send cached updates serialized with sorted members
+# ("before" serializes for each client, in hash order).  With conditions,
+# stock serializes for each client too, so patched, which shares the
+# updates of equal conditions through the cache, may differ from it in
+# the order of members: EXACT_PATCHED says whether it did (true, or the
+# parts that differ: "updates", "initial contents").
 # same_value KEY WHAT NAME REFNAME: die unless runs NAME and REFNAME agree.
 same_value() {
     [ "$(get "$3" "$1")" = "$(get "$4" "$1")" ] ||
         die "$2 differ: run $3 has $1 $(get "$3" "$1"), run $4 has $(get "$4" "$1")"
 }
-for r in $(seq 1 "$RUNS"); do
-    for v in "${VARIANTS[@]}"; do
-        n="main-$v-$r"
-        same_value bytes_per_client "bytes delivered" "$n" "main-$FIRST-1"
-        same_value init_bytes_per_client "initial contents" "$n" "main-$FIRST-1"
-        same_value bytes_hash "bytes delivered" "$n" "main-$FIRST-1"
-        same_value init_bytes_hash "initial contents" "$n" "main-$FIRST-1"
-        same_value content_hash "updates" "$n" "main-$v-1"
-        same_value init_content_hash "initial contents" "$n" "main-$v-1"
-        [ "$v" = before ] || EXACT[$v]=main-$v-1
+same_exact() {
+    same_value content_hash "updates" "$1" "$2"
+    same_value init_content_hash "initial contents" "$1" "$2"
+}
+# run_variant NAME: the build of run NAME (main-V-R or sweep-V-N-R).
+run_variant() {
+    local x=${1#*-}
+    echo "${x%%-*}"
+}
+# check_same NAME...: the runs NAME... (all with the same clients).
+EXACT_PATCHED=
+check_same() {
+    local ref=$1 n v first_stock='' first_patched=
+    declare -A first
+    for n in "$@"; do
+        same_value bytes_per_client "bytes delivered" "$n" "$ref"
+        same_value bytes_total "bytes delivered" "$n" "$ref"
+        same_value group_bytes "bytes delivered per group" "$n" "$ref"
+        same_value init_bytes_per_client "initial contents" "$n" "$ref"
+        same_value bytes_hash "bytes delivered" "$n" "$ref"
+        same_value init_bytes_hash "initial contents" "$n" "$ref"
+        v=$(run_variant "$n")
+        [ -n "${first[$v]:-}" ] || first[$v]=$n
+        same_exact "$n" "${first[$v]}"
+    done
+    if [ -n "${first[control]:-}" ] && [ -n "${first[stock]:-}" ]; then
+        same_exact "${first[control]}" "${first[stock]}"
+    fi
+    first_stock=${first[stock]:-${first[control]:-}}
+    first_patched=${first[patched]:-}
+    if [ -n "$first_stock" ] && [ -n "$first_patched" ]; then
+        if [ "$CONDITIONAL" = 0 ]; then
+            same_exact "$first_patched" "$first_stock"
+            EXACT_PATCHED=${EXACT_PATCHED:-true}
+        else
+            local diff=
+            [ "$(get "$first_patched" content_hash)" = "$(get "$first_stock" content_hash)" ] ||
+                diff="updates"
+            [ "$(get "$first_patched" init_content_hash)" = "$(get "$first_stock" init_content_hash)" ] ||
+                diff="${diff:+$diff and }initial contents"
+            if [ -n "$diff" ]; then
+                EXACT_PATCHED=$diff
+            else
+                EXACT_PATCHED=${EXACT_PATCHED:-true}
+            fi
+        fi
+    fi
+}
+main_runs=()
+for v in "${VARIANTS[@]}"; do
+    for r in $(seq 1 "$RUNS"); do
+        main_runs+=("main-$v-$r")
     done
 done
-EXACT_REF=
-for v in "${!EXACT[@]}"; do
-    if [ -z "$EXACT_REF" ]; then
-        EXACT_REF=${EXACT[$v]}
-    else
-        same_value content_hash "updates" "${EXACT[$v]}" "$EXACT_REF"
-        same_value init_content_hash "initial contents" "${EXACT[$v]}" "$EXACT_REF"
-    fi
-done
+check_same "${main_runs[@]}"
+REF_BYTES=$(get "main-$FIRST-1" bytes_per_client)
+REF_INIT=$(get "main-$FIRST-1" init_bytes_per_client)
 REF_HASH=$(get "main-$FIRST-1" bytes_hash)
-stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes (exact: $(echo "${!EXACT[@]}" | tr ' ' '/'); up to member order: all)"
+stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes up to the order of object members; exactly the same in every run of a build$([ -z "${SEEN[control]:-}" ] || [ -z "${SEEN[stock]:-}" ] || echo ", in control and stock")$([ "$EXACT_PATCHED" != true ] || echo ", in patched and stock")$([ -z "$EXACT_PATCHED" ] || [ "$EXACT_PATCHED" = true ] || echo "; patched's $EXACT_PATCHED differ from stock's in the order of members")"
 
 # Per-variant medians and pooled poll intervals.
 declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS NODES
@@ -491,25 +706,50 @@ label() {
     before) echo Before ;;
     stock) echo Stock ;;
     patched) echo Patched ;;
+    control) echo Control ;;
     esac
 }
 
 report() {
     local v s
     echo
-    echo "Fan-out: $CLIENTS clients (monitor_cond_since, all tables, no condition),"
-    echo "$TXNS transactions of $BATCH logical flows + port and MAC bindings, on the"
-    echo "$SCALE OVN Southbound database; OVS $BASE; medians of $RUNS interleaved runs."
-    echo "before = the json cache holds unserialized json; patched = stock + $SERIES_N patch(es)."
-    echo "Updates: $(fmt_bytes "$REF_BYTES") per client in $(get "main-$FIRST-1" updates_per_client) updates, the same for every client and build;"
-    echo "initial contents $(fmt_bytes "$REF_INIT") per client.  (Byte for byte: stock and patched"
-    echo "serialize cached updates with sorted members; before sends the same bytes"
-    echo "with object members in hash order.)"
+    if [ "$CONDITIONAL" = 0 ]; then
+        echo "Fan-out: $CLIENTS clients (monitor_cond_since, all tables, no condition),"
+    else
+        echo "Fan-out: $CLIENTS clients (monitor_cond_since, all tables; Logical_Flow,"
+        echo "Port_Binding and MAC_Binding with conditions, identical in each group of"
+        echo "$CONDITIONAL clients, different between groups: $(get "main-$FIRST-1" groups) group(s)),"
+    fi
+    echo "$TXNS transactions of $BATCH logical flows + port and MAC bindings after $WARMUP"
+    echo "warm-up transactions, on the $SCALE OVN Southbound database; OVS $BASE;"
+    echo "medians of $RUNS runs in alternating order of builds."
+    echo "before = the json cache holds unserialized json; patched = stock + $SERIES_N patch(es);"
+    echo "control = monitor-control writing the bytes stock sent to the same clients."
+    echo "CPUs: $(pin_text)."
+    if [ "$CONDITIONAL" = 0 ]; then
+        echo "Updates: $(fmt_bytes "$REF_BYTES") per client in $(get "main-$FIRST-1" updates_per_client) updates, the same for every client and build;"
+    else
+        echo "Updates: $(fmt_bytes "$REF_BYTES") per client (mean) in $(get "main-$FIRST-1" updates_per_client) updates, the same for every client of a group and every build;"
+    fi
+    if [ "$CONDITIONAL" = 0 ]; then
+        echo "initial contents $(fmt_bytes "$REF_INIT") per client.  (Byte for byte: stock, patched"
+        echo "and control send cached updates with sorted members; before sends the same"
+        echo "bytes with object members in hash order.)"
+    else
+        echo "initial contents $(fmt_bytes "$REF_INIT") per client (mean).  (Byte for byte: the control"
+        echo "sends what stock sent; before sends the same bytes up to the order of object"
+        if [ -n "$EXACT_PATCHED" ] && [ "$EXACT_PATCHED" != true ]; then
+            echo "members, and so do patched's $EXACT_PATCHED: they come from a cache"
+            echo "shared by equal conditions, serialized with sorted members.)"
+        else
+            echo "members; patched sends the same bytes as stock.)"
+        fi
+    fi
     echo
     printf '%-9s %12s %10s %22s %14s\n' "" "server CPU" "wall" "fan-out per txn (ms)" "initial: CPU"
     printf '%-9s %12s %10s %22s %14s\n' "" "(s)" "(s)" "median      p95" "(s)"
     for v in "${VARIANTS[@]}"; do
-        printf '  %-7s %12.2f %10.2f %11.1f %10.1f %14.2f\n' "$(label "$v")" \
+        printf '  %-7s %12.3f %10.2f %11.1f %10.1f %14.2f\n' "$(label "$v")" \
             "${CPU[$v]}" "${WALL[$v]}" "${FANMED[$v]}" "${FAN95[$v]}" "${INIT_CPU[$v]}"
     done
     echo
@@ -547,7 +787,26 @@ report() {
         set -- $s
         printf '  %-7s %5s %6s %6s %8s %7s %10s\n' "$(label "$v")" "$1" "$2" "$3" "$4" "$5" "$6"
     done
+    echo
+    cat "$RUNDIR/main-stats.txt"
 }
+
+pin_text() {
+    if [ -n "$SERVER_CPU" ]; then
+        echo "server and control pinned to CPU $SERVER_CPU, load client to CPU $LOAD_CPU (taskset)"
+    else
+        echo "$PIN_NOTE"
+    fi
+}
+
+# stats NAME POINTS TXNS: the statistics of the runs NAME-* (main or
+# sweep) into $RUNDIR/NAME-stats.{json,txt,dat}.
+stats() {
+    "$PYTHON3" "$TOP/bench/monitor/sweep-report.py" "$RESDIR" "$RUNDIR/$1-stats" \
+        --variants "${VARIANTS[*]}" --points "$2" --runs "$RUNS" --txns "$3" \
+        --name "$1" || die "bench/monitor/sweep-report.py failed on the $1 runs"
+}
+stats main "$CLIENTS" "$TXNS"
 
 REPORT="$RUNDIR/report.txt"
 report | tee "$REPORT"
@@ -558,11 +817,7 @@ report | tee "$REPORT"
 
 STAMP=$(date -u +%Y%m%d-%H%M%S)
 OUT="$RESULTS_DIR/$TAG-$STAMP"
-SWEEP_DAT="$RUNDIR/sweep.dat"
-: >"$SWEEP_DAT"
-
-
-
+SWEEP_DAT="$RUNDIR/sweep-stats.dat"
 json_runs() {
     local prefix=$1 first=1 f k val
     for f in "$RESDIR/$prefix"*.txt; do
@@ -572,8 +827,11 @@ json_runs() {
         printf '    {"name": "%s"' "$(basename "$f" .txt)"
         while read -r k val; do
             case $k in
-            poll_intervals) printf ', "%s": [%s]' "$k" "$(echo "$val" | tr -s ' ' ',')" ;;
-            *_hash) printf ', "%s": "%s"' "$k" "$val" ;;
+            poll_intervals|txn_server_cpu_ms|group_bytes)
+                printf ', "%s": [%s]' "$k" "$(echo "$val" | tr -s ' ' ',')" ;;
+            group_hashes)
+                printf ', "%s": [%s]' "$k" "$(echo "$val" | sed 's/[^ ][^ ]*/"&"/g' | tr -s ' ' ',')" ;;
+            *_hash|*_cpus|*_source) printf ', "%s": "%s"' "$k" "$val" ;;
             *) printf ', "%s": %s' "$k" "$val" ;;
             esac
         done <"$f"
@@ -587,7 +845,19 @@ write_results() {
     cp "$REPORT" "$OUT.txt"
     {
         printf '{\n  "benchmark": "monitor",\n  "base": "%s",\n  "date": "%s",\n' "$BASE" "$STAMP"
-        printf '  "clients": %s,\n  "txns": %s,\n  "batch": %s,\n  "runs": %s,\n' "$CLIENTS" "$TXNS" "$BATCH" "$RUNS"
+        printf '  "clients": %s,\n  "txns": %s,\n  "warmup": %s,\n  "batch": %s,\n  "runs_per_build": %s,\n' "$CLIENTS" "$TXNS" "$WARMUP" "$BATCH" "$RUNS"
+        printf '  "variants": [%s],\n' "$(printf '"%s",' "${VARIANTS[@]}" | sed 's/,$//')"
+        printf '  "conditional_group": %s,\n' "$CONDITIONAL"
+        case $EXACT_PATCHED in
+        '') printf '  "patched_bytes_exactly_stock": null,\n' ;;
+        true) printf '  "patched_bytes_exactly_stock": true,\n' ;;
+        *) printf '  "patched_bytes_exactly_stock": false,\n  "patched_bytes_differ_in_member_order": "%s",\n' "$EXACT_PATCHED" ;;
+        esac
+        if [ -n "$SERVER_CPU" ]; then
+            printf '  "pinning": {"server_cpu": %s, "load_cpu": %s, "note": null},\n' "$SERVER_CPU" "$LOAD_CPU"
+        else
+            printf '  "pinning": {"server_cpu": null, "load_cpu": null, "note": "%s"},\n' "$PIN_NOTE"
+        fi
         printf '  "scale": "%s",\n  "series_patches": %s,\n' "$SCALE" "$SERIES_N"
         printf '  "bytes_per_client": %s,\n  "init_bytes_per_client": %s,\n  "bytes_hash": "%s",\n' \
             "$REF_BYTES" "$REF_INIT" "$REF_HASH"
@@ -608,19 +878,15 @@ write_results() {
         if [ -n "${CPU[stock]:-}" ] && [ -n "${CPU[patched]:-}" ]; then
             printf '  "server_cpu_change_patched_vs_stock_pct": %s,\n' "$(change_json "${CPU[stock]}" "${CPU[patched]}")"
         fi
-        printf '  "sweep_txns": %s,\n  "sweep": [\n' "$SWEEP_TXNS"
-        sep=
-        while read -r -a f; do
-            printf '%s    {"clients": %s' "$sep" "${f[0]}"
-            i=1
-            for v in "${VARIANTS[@]}"; do
-                printf ', "%s_server_cpu_s": %s' "$v" "${f[$i]}"
-                i=$((i + 1))
-            done
-            printf '}'
-            sep=$',\n'
-        done <"$SWEEP_DAT"
-        printf '\n  ],\n  "runs": [\n'
+        printf '  "main_stats": '
+        cat "$RUNDIR/main-stats.json"
+        printf '  ,\n  "sweep_txns": %s,\n  "sweep": ' "$SWEEP_TXNS"
+        if [ -s "$RUNDIR/sweep-stats.json" ]; then
+            cat "$RUNDIR/sweep-stats.json"
+        else
+            echo null
+        fi
+        printf '  ,\n  "runs": [\n'
         json_runs main-
         printf '  ],\n  "sweep_runs": [\n'
         json_runs sweep-
@@ -631,18 +897,23 @@ write_results() {
         {
             echo "set terminal pngcairo size 900,600 noenhanced" 2>/dev/null
             echo "set output '$OUT.png'"
-            echo "set title 'ovsdb-server CPU for $SWEEP_TXNS transactions of $BATCH flows, OVS $BASE'"
-            echo "set xlabel 'monitoring clients (monitor_cond_since, all tables)'"
-            echo "set ylabel 'server CPU time (s)'"
+            echo "set title 'Server CPU per transaction of $BATCH flows (median of $RUNS runs, min-max), OVS $BASE'"
+            if [ "$CONDITIONAL" = 0 ]; then
+                echo "set xlabel 'monitoring clients (monitor_cond_since, all tables)'"
+            else
+                echo "set xlabel 'monitoring clients (monitor_cond_since, conditions in groups of $CONDITIONAL)'"
+            fi
+            echo "set ylabel 'server CPU time per transaction (ms)'"
             echo "set key top left"
             echo "set grid"
+            echo "set offsets graph 0.03, graph 0.03, graph 0.05, 0"
             printf "plot"
             i=2
             sep=
             for v in "${VARIANTS[@]}"; do
-                printf "%s '%s' using 1:%d with linespoints lw 2 title '%s'" "$sep" "$SWEEP_DAT" "$i" "$(label "$v")"
+                printf "%s '%s' using 1:%d:%d:%d with yerrorlines lw 2 title '%s'" "$sep" "$SWEEP_DAT" "$i" "$((i + 1))" "$((i + 2))" "$(label "$v")"
                 sep=","
-                i=$((i + 1))
+                i=$((i + 3))
             done
             echo
         } >"$RUNDIR/chart.gp"
@@ -652,9 +923,6 @@ write_results() {
         fi
     fi
 
-    for ext in txt json png; do
-        [ -f "$OUT.$ext" ] && cp "$OUT.$ext" "$RESULTS_DIR/$TAG-latest.$ext"
-    done
     for ext in txt json png; do
         [ -f "$OUT.$ext" ] && cp "$OUT.$ext" "$RESULTS_DIR/$TAG-latest.$ext"
     done
@@ -669,32 +937,28 @@ stage "main results: $OUT.{txt,json}"
 
 if [ -n "$SWEEP" ]; then
     echo
-    stage "sweep: clients $SWEEP, $SWEEP_TXNS transactions each, one run per build"
+    stage "sweep: clients $SWEEP, $SWEEP_TXNS transactions each, $RUNS run(s) per build in alternating order"
     for n in $SWEEP; do
-        line="$n"
-        for v in "${VARIANTS[@]}"; do
-            run_one "$v" "$n" "$SWEEP_TXNS" "sweep-$v-$n"
-            [ "$(get "sweep-$v-$n" bytes_per_client)" = "$(get "sweep-${VARIANTS[0]}-$n" bytes_per_client)" ] ||
-                die "sweep, $n clients: $v delivered $(get "sweep-$v-$n" bytes_per_client) bytes per client, ${VARIANTS[0]} $(get "sweep-${VARIANTS[0]}-$n" bytes_per_client)"
-            same_value bytes_hash "sweep: bytes delivered" "sweep-$v-$n" "sweep-${VARIANTS[0]}-$n"
-            line+=" $(get "sweep-$v-$n" server_cpu_s)"
+        names=()
+        for r in $(seq 1 "$RUNS"); do
+            for v in $(order "$r"); do
+                run_one "$v" "$n" "$SWEEP_TXNS" "sweep-$v-$n-$r"
+                names+=("sweep-$v-$n-$r")
+            done
         done
-        echo "$line" >>"$SWEEP_DAT"
-        stage "  $n clients: server CPU ($(echo "${VARIANTS[*]}" | tr ' ' '/')) = $(echo "$line" | cut -d' ' -f2- | tr ' ' '/') s"
+        check_same "${names[@]}"
+        line=
+        for v in "${VARIANTS[@]}"; do
+            a=()
+            for r in $(seq 1 "$RUNS"); do
+                a+=("$(get "sweep-$v-$n-$r" server_cpu_s)")
+            done
+            line+=" $(median "${a[@]}")"
+        done
+        stage "  $n clients: median server CPU ($(echo "${VARIANTS[*]}" | tr ' ' '/')) =$(echo "$line" | tr ' ' '/' | sed 's:^/: :') s"
     done
-    {
-        echo
-        echo "Server CPU (s) for $SWEEP_TXNS transactions against the number of clients:"
-        echo
-        printf '  %7s' clients
-        for v in "${VARIANTS[@]}"; do printf ' %9s' "$(label "$v")"; done
-        echo
-        while read -r -a f; do
-            printf '  %7s' "${f[0]}"
-            for x in "${f[@]:1}"; do printf ' %9.2f' "$x"; done
-            echo
-        done <"$SWEEP_DAT"
-    } | tee -a "$REPORT"
+    stats sweep "$SWEEP" "$SWEEP_TXNS"
+    { echo; cat "$RUNDIR/sweep-stats.txt"; } | tee -a "$REPORT"
 fi
 
 write_results

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "ovsdb-monitor.h"
+#include "om-util.h"
 #include "openvswitch/json.h"
 
 #ifdef HAVE_CALLGRIND
@@ -43,10 +44,7 @@ static uint64_t rng = 42;
 static uint64_t
 rnd(void)
 {
-    uint64_t z = (rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
+    return om_splitmix64(&rng);
 }
 
 static void
@@ -87,11 +85,11 @@ now_ns(void)
     return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
 
+/* Sets 'col' of row 'uuid' of 't' in 'txn' to 'v', and frees 'v'. */
 static void
-set_string(struct om_txn *txn, struct om_table *t, const char *uuid,
-           const char *col, const char *value)
+set_json(struct om_txn *txn, struct om_table *t, const char *uuid,
+         const char *col, struct json *v)
 {
-    struct json *v = json_string_create(value);
     if (!om_txn_set(txn, t, uuid, col, v, NULL)) {
         die("set failed");
     }
@@ -99,14 +97,17 @@ set_string(struct om_txn *txn, struct om_table *t, const char *uuid,
 }
 
 static void
+set_string(struct om_txn *txn, struct om_table *t, const char *uuid,
+           const char *col, const char *value)
+{
+    set_json(txn, t, uuid, col, json_string_create(value));
+}
+
+static void
 set_int(struct om_txn *txn, struct om_table *t, const char *uuid,
         const char *col, long long value)
 {
-    struct json *v = json_integer_create(value);
-    if (!om_txn_set(txn, t, uuid, col, v, NULL)) {
-        die("set failed");
-    }
-    json_destroy(v);
+    set_json(txn, t, uuid, col, json_integer_create(value));
 }
 
 /* Fills a logical flow with northd-like content. */
@@ -129,13 +130,9 @@ fill_flow(struct om_txn *txn, struct om_table *lf, const char *uuid,
     set_int(txn, lf, uuid, "table_id", (long long) (rnd() % 30));
     set_string(txn, lf, uuid, "pipeline", rnd() % 2 ? "ingress" : "egress");
 
-    struct json *ids = json_from_string("[\"map\",[[\"source\","
-                                        "\"northd.c:1234\"],[\"stage-name\","
-                                        "\"ls_in_port_sec_l2\"]]]");
-    if (!om_txn_set(txn, lf, uuid, "external_ids", ids, NULL)) {
-        die("set failed");
-    }
-    json_destroy(ids);
+    set_json(txn, lf, uuid, "external_ids",
+             json_from_string("[\"map\",[[\"source\",\"northd.c:1234\"],"
+                              "[\"stage-name\",\"ls_in_port_sec_l2\"]]]"));
 }
 
 int
@@ -314,15 +311,9 @@ main(int argc, char *argv[])
         free(uuids);
         n = om_table_row_uuids(pb, &uuids);
         if (n) {
-            struct json *up = json_boolean_create(true);
-            struct json *ch = json_string_create("chassis-1");
             const char *u = uuids[rnd() % n];
-            if (!om_txn_set(txn, pb, u, "up", up, NULL)
-                || !om_txn_set(txn, pb, u, "chassis", ch, NULL)) {
-                die("set failed");
-            }
-            json_destroy(up);
-            json_destroy(ch);
+            set_json(txn, pb, u, "up", json_boolean_create(true));
+            set_string(txn, pb, u, "chassis", "chassis-1");
         }
         free(uuids);
 

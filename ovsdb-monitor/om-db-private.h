@@ -86,6 +86,7 @@ struct om_db_observer {
 
 /* om-db.c. */
 char *om_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void om_set_error(char **errorp, char *error);
 int om_atom_compare(const struct json *, const struct json *);
 size_t om_datum_n(const struct json *, enum om_column_kind);
 const struct json *om_datum_at(const struct json *, enum om_column_kind,

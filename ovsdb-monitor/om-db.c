@@ -29,7 +29,9 @@ om_error(const char *format, ...)
     return ds_steal_cstr(&ds);
 }
 
-static void
+/* Hands 'error' to the caller through 'errorp', or frees it if 'errorp' is
+ * null. */
+void
 om_set_error(char **errorp, char *error)
 {
     if (errorp) {
@@ -39,22 +41,12 @@ om_set_error(char **errorp, char *error)
     }
 }
 
-/* splitmix64: deterministic uuids from the database's seed. */
-static uint64_t
-om_random(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
+/* Deterministic uuids from the database's seed. */
 static void
 om_uuid_generate(struct om_db *db, char uuid[OM_UUID_LEN + 1])
 {
-    uint64_t a = om_random(&db->rng);
-    uint64_t b = om_random(&db->rng);
+    uint64_t a = om_splitmix64(&db->rng);
+    uint64_t b = om_splitmix64(&db->rng);
 
     snprintf(uuid, OM_UUID_LEN + 1, "%08x-%04x-%04x-%04x-%04x%08x",
              (unsigned int) (a >> 32), (unsigned int) (a >> 16) & 0xffff,

@@ -158,11 +158,7 @@ om_monitor_add_table(struct om_monitor *mon, struct om_table *table,
             free(mt->columns);
             free(mt);
         }
-        if (errorp) {
-            *errorp = error;
-        } else {
-            free(error);
-        }
+        om_set_error(errorp, error);
         return false;
     }
 
@@ -1489,11 +1485,7 @@ om_client_create(struct om_monitor *mon, enum om_version version,
         conds = om_condition_bind(mon, cond, &conditional, &error);
     }
     if (error) {
-        if (errorp) {
-            *errorp = error;
-        } else {
-            free(error);
-        }
+        om_set_error(errorp, error);
         return NULL;
     }
 
@@ -1755,11 +1747,7 @@ om_client_cond_change(struct om_client *c, const struct om_condition *cond,
         conds = om_condition_bind(mon, cond, &conditional, &error);
     }
     if (error) {
-        if (errorp) {
-            *errorp = error;
-        } else {
-            free(error);
-        }
+        om_set_error(errorp, error);
         return false;
     }
 

@@ -62,6 +62,18 @@ om_xstrdup(const char *s)
     return memcpy(om_xmalloc(n), s, n);
 }
 
+/* splitmix64: the next of a deterministic sequence of pseudo-random
+ * numbers from '*state'. */
+static inline uint64_t
+om_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
 /* Doubly linked circular list with a sentinel head. */
 struct om_list {
     struct om_list *prev;       /* Previous node, or the last if head. */

@@ -217,16 +217,57 @@ san_collect() {
     sort -u -o "$LOGS/findings.txt" "$LOGS/findings.txt"
 }
 
+# check_begin KIND [CMD ARGS...]: the start of a checker's run: its build
+# dependencies (then CMD ARGS, the checker's own), its work tree (WORK),
+# and its time stamp, log directory and result file: CHECK_STAMP, LOGS
+# and SUMMARY.
+check_begin() {
+    local kind=$1
+    shift
+    CHECK_STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+    need_build_deps
+    [ $# -eq 0 ] || "$@"
+    check_workdir "$kind"
+    LOGS="$BUILD/check/logs/$kind-$SERIES_BASE-$CHECK_STAMP"
+    SUMMARY="$RESULTS/$kind-$SERIES_BASE-$CHECK_STAMP.summary"
+    mkdir -p "$LOGS" "$RESULTS"
+}
+
+# check_summary_head KIND: the first lines of a result file, what was
+# checked (the series' fields follow them).
+check_summary_head() {
+    cat <<EOF
+kind=$1
+base=$SERIES_BASE
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+tree=$(check_tree_name)
+series=$(check_tree_rev)
+EOF
+}
+
+# check_summary_runs: the lines of a result file on the tests that
+# check_run_suite ran.
+check_summary_runs() {
+    cat <<EOF
+tests_run=$RUN_TESTS
+tests_skipped=$RUN_SKIPPED
+failed_first_run=$RUN_FIRST_FAILED
+flaky_on_rerun=$RUN_FLAKY
+tests_failed=$RUN_FAILED
+EOF
+}
+
+# check_show_summary: the result file, and where it and the logs are.
+check_show_summary() {
+    sed 's/^/  /' "$SUMMARY"
+    stage "check: result in $SUMMARY (logs in $LOGS)"
+}
+
 # check_sanitize: build TREE (patched) with ASan and UBSan in WORK, run
 # the selection, record bench/results/sanitize-BASE-STAMP.summary.
 check_sanitize() {
-    local stamp sel findings rc=0 cc
-    stamp=$(date -u +%Y%m%dT%H%M%SZ)
-    need_build_deps
-    need_clang
-    check_workdir sanitize
-    LOGS="$BUILD/check/logs/sanitize-$SERIES_BASE-$stamp"
-    mkdir -p "$LOGS" "$RESULTS"
+    local sel findings rc=0 cc
+    check_begin sanitize need_clang
     : >"$LOGS/findings.txt"
     cc="ccache clang"
     check_configure "$WORK" "$cc" "$SAN_CFLAGS"
@@ -238,23 +279,14 @@ check_sanitize() {
     findings=$(awk '{ n += $(NF - 1) } END { print n + 0 }' "$LOGS/findings.txt")
     local result=pass
     if [ "$findings" -ne 0 ] || [ "$RUN_FAILED" -ne 0 ]; then result=FAIL; rc=1; fi
-    SUMMARY="$RESULTS/sanitize-$SERIES_BASE-$stamp.summary"
     cat >"$SUMMARY" <<EOF
-kind=sanitize
-base=$SERIES_BASE
-date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-tree=$(check_tree_name)
-series=$(check_tree_rev)
+$(check_summary_head sanitize)
 $(check_series_fields)
 compiler=$(clang --version | sed -n 1p)
 cflags=$SAN_CFLAGS
 asan_options=$SAN_ASAN_OPTIONS (plus tests/atlocal's)
 selection=$sel
-tests_run=$RUN_TESTS
-tests_skipped=$RUN_SKIPPED
-failed_first_run=$RUN_FIRST_FAILED
-flaky_on_rerun=$RUN_FLAKY
-tests_failed=$RUN_FAILED
+$(check_summary_runs)
 sanitizer_findings=$findings
 result=$result
 logs=${LOGS#"$TOP"/}
@@ -264,8 +296,7 @@ EOF
         sed 's/^/  /' "$LOGS/findings.txt"
         grep -hE "$SAN_REPORT_RE|^ +#[0-9]+ " "$LOGS"/reports/* 2>/dev/null | awk 'NR <= 30 { print "  | " $0 }'
     fi
-    sed 's/^/  /' "$SUMMARY"
-    stage "check: result in $SUMMARY (logs in $LOGS)"
+    check_show_summary
     [ $rc -eq 0 ] || die "check --sanitize: $RUN_FAILED failed tests, $findings sanitizer reports (see $LOGS)"
     stage "check --sanitize: passed, no sanitizer report"
 }
@@ -416,13 +447,8 @@ series_files() {
 # the patched TREE (built as ./build.sh build builds it); if it finds
 # anything, the same tests on stock, to tell what the series brought.
 check_valgrind() {
-    local stamp sel rc=0
-    stamp=$(date -u +%Y%m%dT%H%M%SZ)
-    need_build_deps
-    need_pkgs valgrind
-    check_workdir valgrind
-    LOGS="$BUILD/check/logs/valgrind-$SERIES_BASE-$stamp"
-    mkdir -p "$LOGS" "$RESULTS"
+    local sel rc=0
+    check_begin valgrind need_pkgs valgrind
     set_ovs_gcc "$WORK"
     check_configure "$WORK" "ccache $OVS_GCC" "-g -O2"
     sel=$(check_selection_flags "$VG_SELECTION" "$@")
@@ -448,21 +474,12 @@ check_valgrind() {
     fi
     local result=pass
     if [ "$FAILED_NOT_ON_STOCK" -ne 0 ] || [ "$new" -ne 0 ]; then result=FAIL; rc=1; fi
-    SUMMARY="$RESULTS/valgrind-$SERIES_BASE-$stamp.summary"
     cat >"$SUMMARY" <<EOF
-kind=valgrind
-base=$SERIES_BASE
-date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-tree=$(check_tree_name)
-series=$(check_tree_rev)
+$(check_summary_head valgrind)
 $(check_series_fields)
 valgrind=$(valgrind --version)
 selection=$sel
-tests_run=$RUN_TESTS
-tests_skipped=$RUN_SKIPPED
-failed_first_run=$RUN_FIRST_FAILED
-flaky_on_rerun=$RUN_FLAKY
-tests_failed=$RUN_FAILED
+$(check_summary_runs)
 tests_failed_on_stock_too=$FAILED_ON_STOCK
 valgrind_logs=$(find "$WORK/tests/testsuite.dir" -name 'valgrind.*' | wc -l)
 valgrind_errors=$errors
@@ -476,8 +493,7 @@ findings_not_on_stock=$new
 result=$result
 logs=${LOGS#"$TOP"/}
 EOF
-    sed 's/^/  /' "$SUMMARY"
-    stage "check: result in $SUMMARY (logs in $LOGS)"
+    check_show_summary
     [ $rc -eq 0 ] || die "check --valgrind: $FAILED_NOT_ON_STOCK tests failed on patched only, $new findings not on stock (see $LOGS/stock-compare.txt)"
     stage "check --valgrind: passed"
 }

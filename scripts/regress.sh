@@ -155,6 +155,27 @@ regress_jobs() {
     echo "$j"
 }
 
+# regress_stock_key TREE FLAGS: what a stock suite log depends on: the
+# tree's files (its git tree hash) and the tests run.
+regress_stock_key() {
+    echo "$(git -C "$1" rev-parse "HEAD^{tree}") $2"
+}
+
+# regress_stock_cached LOGS TREE FLAGS: the newest stock suite log in LOGS
+# made from the same key, unless REGRESS_FRESH_STOCK is set.  Stock does not
+# change when the series does, so its suite need not run again; the tests
+# that fail only patched are still rerun on stock (regress_paired).
+regress_stock_cached() {
+    local k key best=
+    [ -z "${REGRESS_FRESH_STOCK:-}" ] || return 0
+    key=$(regress_stock_key "$2" "$3")
+    for k in "$1"/stock-*.key; do
+        [ -f "$k" ] && [ "$(cat "$k")" = "$key" ] && [ -s "${k%.key}.log" ] || continue
+        if [ -z "$best" ] || [ "$k" -nt "$best" ]; then best=$k; fi
+    done
+    [ -z "$best" ] || echo "${best%.key}.log"
+}
+
 # regress_base BASE: stock (a worktree at base/BASE) and patched
 # (build/ovs-BASE), built, full suite each, compared and recorded.
 regress_base() {
@@ -169,20 +190,31 @@ regress_base() {
     fi
     git -C "$stock" checkout -q --detach "base/$base"
     restore_packaging "$tree" "$stock" "$base"
-    local which t
+    local which t flags cached=
     for which in stock patched; do
         t=$stock
         [ "$which" = stock ] || t=$tree
         stage "regress: build $which ($t)"
         build_tree "$t"
+        flags=$(full_suite_flags "$t")
+        if [ "$which" = stock ]; then
+            cached=$(regress_stock_cached "$logs" "$t" "$flags")
+            if [ -n "$cached" ]; then
+                stage "regress: stock's full suite of the same commit and tests from $(basename "$cached") (REGRESS_FRESH_STOCK=1 runs it again)"
+                cp "$cached" "$logs/stock-$stamp.log"
+                continue
+            fi
+        fi
         stage "regress: full suite on $which, without \"$OFFNET_TEST_TITLE\" (long)"
-        (cd "$t" && run make check TESTSUITEFLAGS="-j$(regress_jobs) $(full_suite_flags "$t")") || true
+        (cd "$t" && run make check TESTSUITEFLAGS="-j$(regress_jobs) $flags") || true
         [ -f "$t/tests/testsuite.log" ] || die "no tests/testsuite.log in $t after make check"
         cp "$t/tests/testsuite.log" "$logs/$which-$stamp.log"
+        [ "$which" = patched ] || regress_stock_key "$t" "$flags" >"$logs/stock-$stamp.key"
     done
     stage "regress: compare and rerun"
     local out="$RESULTS/regress-$base-$stamp" rc=0
     regress_record "$base" "$stock" "$tree" "$logs/stock-$stamp.log" "$logs/patched-$stamp.log" "$out" || rc=$?
+    echo "stock_suite=${cached:+reused }$(basename "${cached:-$logs/stock-$stamp.log}")" >>"$out.summary"
     cat "$out.txt"
     stage "regress: results in $out.summary and $out.txt (logs in $logs)"
     [ $rc -eq 0 ] || die "regressions against stock $base: see $out.txt"

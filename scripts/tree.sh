@@ -7,7 +7,8 @@ BRANCH_PREFIX=ovs-json-perf
 # one shows in the sources.  detect_features prints "NAME yes|no" lines.
 FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays json-uuid
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
-shared-conditions json-member-callback streaming-load streaming-compaction"
+shared-conditions json-member-callback streaming-load streaming-compaction
+streaming-snapshot"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -21,6 +22,7 @@ declare -A FEATURE_TITLE=(
     [json-member-callback]="json parser hands out completed members (json_parser_set_member_cb())"
     [streaming-load]="rows converted while a database record is parsed (ovsdb_log_read_cb())"
     [streaming-compaction]="compacted databases written a row at a time (ovsdb_log_write_cb())"
+    [streaming-snapshot]="raft snapshots serialized a row at a time (ovsdb_storage_serialize_snapshot())"
 )
 
 # source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
@@ -49,6 +51,7 @@ has_feature() {
     json-member-callback) path=include/openvswitch/json.h pattern=json_parser_set_member_cb ;;
     streaming-load) path=ovsdb/log.h pattern=ovsdb_log_read_cb ;;
     streaming-compaction) path=ovsdb/log.h pattern=ovsdb_log_write_cb ;;
+    streaming-snapshot) path=ovsdb/storage.h pattern=ovsdb_storage_serialize_snapshot ;;
     *) return 1 ;;
     esac
     grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
@@ -130,6 +133,7 @@ patch_feature() {
     *"json: Add a parser mode that hands out completed members"*) echo json-member-callback ;;
     *"ovsdb: Convert rows while a database record is parsed"*) echo streaming-load ;;
     *"ovsdb: Write compacted databases a row at a time"*) echo streaming-compaction ;;
+    *"ovsdb: Serialize raft snapshots a row at a time"*) echo streaming-snapshot ;;
     *) echo always ;;
     esac
 }
@@ -154,10 +158,13 @@ series_to_apply() {
 # of a result file for REV (default HEAD) of GITDIR: how many commits it
 # carries on base/BASE, and its git tree hash (the same files give the same
 # hash on any machine).  The report compares the count with the series.
+# Nothing for a directory without those commits.
 series_fields() {
-    local rev=${3:-HEAD}
-    echo "patches=$(git -C "$1" rev-list --count "base/$2..$rev")"
-    echo "patched_tree=$(git -C "$1" rev-parse "$rev^{tree}")"
+    local rev=${3:-HEAD} n t
+    n=$(git -C "$1" rev-list --count "base/$2..$rev" 2>/dev/null) || return 0
+    t=$(git -C "$1" rev-parse "$rev^{tree}" 2>/dev/null) || return 0
+    echo "patches=$n"
+    echo "patched_tree=$t"
 }
 
 # One hash of the patch files' names and contents.

@@ -74,8 +74,19 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 for db in ("nb", "sb"):
     m = r["databases"][db]["metrics"]
-    for k in ("dump_server_cpu", "compaction_wall", "rss_after_load"):
+    for k in ("dump_server_cpu", "compaction_wall", "rss_after_load",
+              "peak_rss_load", "peak_rss_dump", "peak_rss_compaction",
+              "peak_rss_initial_monitor", "initial_monitor_server_cpu",
+              "rss_after_compaction", "rss_after_malloc_trim"):
         assert len(m[k]["stock"]["runs"]) == 1 and len(m[k]["patched"]["runs"]) == 1, k
+    for v in ("stock", "patched"):
+        run = lambda k: m[k][v]["runs"][0]
+        assert run("rss_after_malloc_trim") > 0, (db, v, "rss_after_malloc_trim")
+        # A peak since a reset is at least the RSS at any later moment.
+        assert run("peak_rss_load") >= run("rss_after_load") > 0, (db, v, "load")
+        assert run("peak_rss_compaction") >= run("rss_after_compaction") > 0, (db, v, "compaction")
+        assert run("peak_rss_dump") > 0, (db, v, "dump")
+        assert run("peak_rss_initial_monitor") > 0, (db, v, "initial monitor")
     assert r["callgrind"][db]["stock"] > 0 and r["callgrind"][db]["patched"] > 0
 ' "$RES" 2>"$WORK/json.err"; then
     ok results-json

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Smoke test of "./build.sh bench monitor": about 20 clients and a few
-# transactions on the three builds (before, stock, patched).  It checks that
-# every client of every build received the same bytes, the table, and the
-# results files.  Asserts no speed.
+# Smoke test of "./build.sh bench monitor", at tiny sizes: the four builds
+# (before, stock, patched and the control, which replays what stock sent),
+# the sweep with its statistics, the conditional workload, and the CPU
+# pinning with taskset (and its fallback on one CPU).  It checks that every
+# client of every build received the same bytes (the control and stock
+# exactly the same), the tables, the results files and their fields, and
+# the statistics of bench/monitor/sweep-report.py on made-up runs.  It
+# asserts no speed.
 set -euo pipefail
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-"$TOP/build"}
 export TOP
+PY=/usr/bin/python3
 
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
@@ -37,10 +42,17 @@ expect_error() {
 expect_error bad-clients "--clients must be at most 1000" --clients 1001
 expect_error bad-txns "--txns needs a positive integer" --txns 0
 expect_error bad-variant "unknown variant 'after'" --variants "stock after"
+expect_error bad-variant-twice "variant 'stock' given twice" --variants "stock stock"
 expect_error bad-option "unknown option '--bogus'" --bogus
+expect_error bad-conditional "--conditional needs a positive integer" --conditional x
+expect_error bad-warmup "--warmup needs a non-negative integer" --warmup -1
+expect_error bad-cpus "--cpus needs S,L" --cpus 0
+expect_error bad-cpus-same "--cpus: the server and the load client need different CPUs" --cpus 0,0
 
-# The load client rejects bad input too, before connecting anywhere.
+# The load client and the control reject bad input too, before connecting
+# anywhere.
 LOAD="$BUILD/bench/monitor/monitor-bench"
+CONTROL="$BUILD/bench/monitor/monitor-control"
 mkdir -p "$BUILD/bench/monitor"
 if make -s -C "$TOP/bench/monitor" O="$BUILD/bench/monitor" >"$WORK/make.out" 2>&1; then
     if "$LOAD" --socket /nonexistent --tables A --server-pid 1 --clients 0 \
@@ -51,13 +63,83 @@ if make -s -C "$TOP/bench/monitor" O="$BUILD/bench/monitor" >"$WORK/make.out" 2>
     else
         fail load-bad-clients "unexpected message: $(head -n1 "$WORK/bad.out")"
     fi
+    if "$CONTROL" --socket "$WORK/c.sock" --capture "$WORK/none" \
+            >"$WORK/bad.out" 2>&1; then
+        fail control-no-capture "monitor-control started without a capture"
+    elif grep -q "^monitor-control: no capture $WORK/none.0.req" "$WORK/bad.out"; then
+        ok control-no-capture
+    else
+        fail control-no-capture "unexpected message: $(head -n1 "$WORK/bad.out")"
+    fi
 else
     fail load-builds "$(tail -n 3 "$WORK/make.out" | tr '\n' ' ')"
 fi
 
-# --- The benchmark, end to end, small. --------------------------------------
-if LOG='' "$TOP/bench/monitor.sh" --clients 20 --txns 3 --batch 200 --runs 1 \
-        --sweep "1 5" --sweep-txns 2 --results-dir "$WORK/results" \
+# --- The statistics, on made-up runs with known answers. ---------------------
+# CPU per transaction: before 10 + 0.5 n ms, stock 2 + 0.1 n, patched
+# 1 + 0.02 n (run 1) and 1 + 0.04 n (run 2), control 0.01 n; peak RSS
+# stock 1000 n kB, patched 100 n; long polls: stock 1500 ms at 1000
+# clients in run 2, and 900 ms (not over 1000) in run 1.
+mkdir -p "$WORK/fake"
+for n in 1 120 1000; do
+    for r in 1 2; do
+        for v in before stock patched control; do
+            case $v in
+            before) ms=$(awk -v n="$n" 'BEGIN { print 10 + 0.5 * n }') ;;
+            stock) ms=$(awk -v n="$n" 'BEGIN { print 2 + 0.1 * n }') ;;
+            patched) ms=$(awk -v n="$n" -v r="$r" 'BEGIN { print 1 + 0.02 * r * n }') ;;
+            control) ms=$(awk -v n="$n" 'BEGIN { print 0.01 * n }') ;;
+            esac
+            polls=
+            [ "$v $n" != "stock 1000" ] || polls=$([ "$r" = 1 ] && echo 900 || echo 1500)
+            rss=$(case $v in stock) echo $((1000 * n)) ;; patched) echo $((100 * n)) ;; *) echo 5000 ;; esac)
+            {
+                echo "server_cpu_s $(awk -v ms="$ms" 'BEGIN { printf "%.6f", 4 * ms / 1000 }')"
+                echo "server_peak_rss_kb $rss"
+                echo "poll_intervals $polls"
+            } >"$WORK/fake/sweep-$v-$n-$r.txt"
+        done
+    done
+done
+if "$PY" "$TOP/bench/monitor/sweep-report.py" "$WORK/fake" "$WORK/fake/out" \
+        --variants "before stock patched control" --points "1 120 1000" \
+        --runs 2 --txns 4 --name sweep >"$WORK/fake/err" 2>&1 &&
+   "$PY" - "$WORK/fake/out.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+close = lambda a, b: abs(a - b) < 1e-3 * max(1, abs(b))
+s = r["slope_ms_per_client_per_txn"]
+assert close(s["before"], 0.5) and close(s["stock"], 0.1), s
+assert close(s["patched"], 0.03) and close(s["control"], 0.01), s
+assert close(r["slope_ratio_patched_control"], 3.0), r
+g = r["growth"]
+assert g["from"] == 120 and g["to"] == 1000, g
+assert close(g["linear"], 1000 / 120) and close(g["limit_1_3x"], 1.3 * 1000 / 120), g
+assert close(g["stock"], 102 / 14), g
+p = {x["clients"]: x for x in r["points"]}
+rat = p[1000]["ratio_patched_stock"]
+assert close(rat["per_run"][0], 21 / 102) and close(rat["per_run"][1], 41 / 102), rat
+assert close(rat["min"], 21 / 102) and close(rat["max"], 41 / 102), rat
+assert close(rat["median"], 31 / 102), rat
+assert p[1000]["stock"]["long_polls_over_1000ms"] == 1, p[1000]["stock"]
+assert p[1000]["stock"]["long_polls_max_ms"] == 1500
+assert close(p[120]["ratio_rss_patched_stock"]["median"], 0.1)
+assert p[120]["stock"]["peak_rss_kb_stats"]["median"] == 120000
+EOF
+then
+    ok sweep-statistics
+else
+    fail sweep-statistics "$(tail -n 3 "$WORK/fake/err" | tr '\n' ' ')"
+fi
+
+# The CPUs the runs are pinned to: the first two this process may use.
+mapfile -t CPUS < <(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status |
+    tr ',' '\n' | awk -F- 'NF == 1 { print $1 } NF == 2 { for (i = $1; i <= $2; i++) print i }')
+
+# --- The benchmark, end to end, tiny. ----------------------------------------
+# The four builds, 2 runs each (in alternating order), a 2-point sweep.
+if LOG='' "$TOP/bench/monitor.sh" --clients 8 --txns 2 --warmup 2 --batch 100 \
+        --runs 2 --sweep "1 4" --results-dir "$WORK/results" \
         --tag smoke >"$OUT" 2>&1; then
     ok harness-runs
 else
@@ -75,33 +157,37 @@ fi
 
 # Bytes delivered: the harness already fails on a difference; check here,
 # from the raw runs, that every build delivered the same non-zero bytes per
-# client, the same bytes, and that all 20 clients of each run agreed (each
+# client, the same bytes, and that all clients of each run agreed (each
 # run's own check).
-if bytes=$(/usr/bin/python3 - "$RES" <<'EOF'
+if bytes=$("$PY" - "$RES" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
-runs = [x for x in r["runs"]]
+runs = r["runs"]
 names = sorted(x["name"] for x in runs)
-assert names == ["main-before-1", "main-patched-1", "main-stock-1"], names
-per = {x["bytes_per_client"] for x in runs}
-tot = {x["bytes_total"] for x in runs}
-assert len(per) == 1 and len(tot) == 1, (per, tot)
-b = per.pop()
-assert b > 0 and tot.pop() == 20 * b
-assert all(x["clients"] == 20 and x["updates_per_client"] == 3 for x in runs)
-# Peak RSS during the workload and RSS when it started, both read.
+assert names == sorted("main-%s-%d" % (v, i) for v in
+                       ("before", "stock", "patched", "control")
+                       for i in (1, 2)), names
+for key in ("bytes_per_client", "bytes_total", "init_bytes_per_client",
+            "bytes_hash", "init_bytes_hash"):
+    assert len({x[key] for x in runs}) == 1, (key, runs)
+b = runs[0]["bytes_per_client"]
+assert b > 0 and runs[0]["bytes_total"] == 8 * b
+assert runs[0]["init_bytes_per_client"] > 0
+assert all(x["clients"] == 8 and x["updates_per_client"] == 2 and
+           x["warmup"] == 2 and x["groups"] == 1 for x in runs), runs
+# Peak RSS during the workload and RSS when it started, both read; the CPU
+# of each measured transaction.
 assert all(x["server_peak_rss_kb"] > 0 and x["server_rss_start_kb"] > 0
            for x in runs), runs
-init = {x["init_bytes_per_client"] for x in runs}
-assert len(init) == 1 and init.pop() > 0, init
-# Not only the sizes: the same bytes.  Stock and patched send exactly the
-# same; "before" serializes object members in another order, so only the
-# order-insensitive hash (of the byte counts) is the same for all three.
-assert len({x["bytes_hash"] for x in runs}) == 1, runs
-assert len({x["init_bytes_hash"] for x in runs}) == 1, runs
-exact = [x for x in runs if x["name"] != "main-before-1"]
+assert all(len(x["txn_server_cpu_ms"]) == 2 for x in runs), runs
+# Not only the sizes: the same bytes.  Stock, patched and the control
+# send exactly the same; "before" serializes object members in another
+# order, so only the order-insensitive hash (of the byte counts) is the
+# same for all.
+exact = [x for x in runs if not x["name"].startswith("main-before-")]
 assert len({x["content_hash"] for x in exact}) == 1, exact
 assert len({x["init_content_hash"] for x in exact}) == 1, exact
+assert r["patched_bytes_exactly_stock"] is True
 print(b)
 EOF
 )
@@ -111,46 +197,152 @@ else
     fail bytes-equal-across-builds "results JSON does not show equal bytes"
 fi
 
-if grep -Eq "^Updates: .* per client in 3 updates, the same for every client and build;$" "$OUT"; then
-    ok report-bytes-line
+# The runs alternate: forward in run 1, backward in run 2.
+order=$(sed -n 's/^\[[0-9:]*\] run \([0-9]\)\/2: \([a-z]*\),.*/\1\2/p' "$OUT" | tr '\n' ' ')
+if [ "$order" = "1before 1stock 1patched 1control 2control 2patched 2stock 2before " ]; then
+    ok runs-alternate
 else
-    fail report-bytes-line "missing 'Updates: ... identical for every client and build'"
+    fail runs-alternate "order of the runs: $order"
 fi
 
-# The seed's table: header, rule and one row per build.
+# Pinning: on two CPUs or more, the server (and control) on the first, the
+# load client on the second, as the processes themselves report.
+if "$PY" - "$RES" "${CPUS[@]}" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+cpus = sys.argv[2:]
+p = r["pinning"]
+if len(cpus) >= 2:
+    assert p["server_cpu"] == int(cpus[0]) and p["load_cpu"] == int(cpus[1]), p
+    for x in r["runs"] + r["sweep_runs"]:
+        assert x["server_cpus"] == cpus[0] and x["load_cpus"] == cpus[1], x
+else:
+    assert p["server_cpu"] is None and "only one CPU" in p["note"], p
+EOF
+then
+    ok "pinning (CPUs ${CPUS[*]})"
+else
+    fail pinning "results do not show the server and load client on ${CPUS[*]:0:2}"
+fi
+
+if grep -Eq "^Updates: .* per client in 2 updates, the same for every client and build;$" "$OUT"; then
+    ok report-bytes-line
+else
+    fail report-bytes-line "missing 'Updates: ... the same for every client and build'"
+fi
+
+# The seed's table: header, rule and one row per build; the CPU table; the
+# paired ratios.
 missing=
 grep -Eq '^           Count   Min    Max   Median    Mean   95 percentile$' "$OUT" || missing+="header "
-for l in Before Stock Patched; do
+for l in Before Stock Patched Control; do
     grep -Eq "^  $l +[0-9]+ +(-|[0-9]+) +(-|[0-9]+) +(-|[0-9.]+) +(-|[0-9.]+) +(-|[0-9.]+)$" "$OUT" ||
         missing+="$l "
     grep -Eq "^  $l +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$" "$OUT" ||
         missing+="$l-cpu "
 done
+grep -q '^CPUs: ' "$OUT" || missing+="cpus "
+grep -Eq '^Main comparison: server CPU per transaction' "$OUT" || missing+="main-stats "
+grep -Eq '^Sweep: server CPU per transaction' "$OUT" || missing+="sweep-stats "
+grep -Eq '^Marginal server CPU per client' "$OUT" || missing+="slopes "
 if [ -z "$missing" ]; then
     ok report-tables
 else
     fail report-tables "missing or malformed rows: $missing"
 fi
 
-# The sweep: a row per client count, and the chart.
-if /usr/bin/python3 -c '
+# The sweep: every point of every build, 2 runs each, the paired ratios,
+# peak RSS, long polls and slopes; the chart.
+if "$PY" - "$RES" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 s = r["sweep"]
-assert [x["clients"] for x in s] == [1, 5], s
-for x in s:
-    for v in ("before", "stock", "patched"):
-        assert x[v + "_server_cpu_s"] >= 0
-' "$RES"; then
+assert [x["clients"] for x in s["points"]] == [1, 4], s
+V = ("before", "stock", "patched", "control")
+for x in s["points"]:
+    for v in V:
+        assert len(x[v]["server_cpu_ms_per_txn"]) == 2, x
+        assert x[v]["server_cpu_ms_per_txn_stats"]["median"] >= 0
+        assert x[v]["peak_rss_kb_stats"]["median"] > 0
+        assert x[v]["long_polls_over_1000ms"] >= 0
+    assert len(x["ratio_patched_stock"]["per_run"]) == 2, x
+    assert len(x["ratio_control_patched"]["per_run"]) == 2, x
+assert set(s["slope_ms_per_client_per_txn"]) == set(V), s
+names = sorted(x["name"] for x in r["sweep_runs"])
+assert names == sorted("sweep-%s-%d-%d" % (v, n, i) for v in V
+                       for n in (1, 4) for i in (1, 2)), names
+for n in (1, 4):
+    runs = [x for x in r["sweep_runs"] if x["clients"] == n]
+    assert len({x["bytes_hash"] for x in runs}) == 1, runs
+    assert len({x["content_hash"] for x in runs
+                if "-before-" not in x["name"]}) == 1, runs
+EOF
+then
     ok sweep-results
 else
-    fail sweep-results "sweep missing from $RES"
+    fail sweep-results "sweep missing or incomplete in $RES"
 fi
 PNG="$WORK/results/smoke-latest.png"
 if [ -s "$PNG" ] && [ "$(head -c 8 "$PNG" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
     ok chart-png
 else
     fail chart-png "no PNG at $PNG"
+fi
+
+# --- The conditional workload: 6 clients in 3 groups of 2. -------------------
+COUT="$WORK/cond.txt"
+if LOG='' "$TOP/bench/monitor.sh" --clients 6 --conditional 2 --txns 2 \
+        --warmup 2 --batch 100 --runs 1 --no-sweep \
+        --results-dir "$WORK/results" --tag cond >"$COUT" 2>&1; then
+    ok conditional-runs
+    cat "$COUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
+    if "$PY" - "$WORK/results/cond-latest.json" "$bytes" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+unconditional = int(sys.argv[2])
+runs = r["runs"]
+assert r["conditional_group"] == 2
+assert sorted(x["name"] for x in runs) == [
+    "main-before-1", "main-control-1", "main-patched-1", "main-stock-1"]
+for x in runs:
+    assert x["groups"] == 3 and x["group_size"] == 2, x
+    assert len(x["group_bytes"]) == 3 and len(x["group_hashes"]) == 3, x
+    # The groups' conditions differ, and so do the bytes they get.
+    assert len(set(x["group_hashes"])) == 3, x
+    # The conditions select: fewer bytes than without them.
+    assert 0 < x["bytes_per_client"] < unconditional, x
+for key in ("group_bytes", "bytes_total", "bytes_hash", "init_bytes_hash",
+            "init_bytes_total"):
+    assert len({str(x[key]) for x in runs}) == 1, (key, runs)
+# The control replays, group by group, exactly what stock sent.
+by = {x["name"].split("-")[1]: x for x in runs}
+for key in ("content_hash", "init_content_hash", "group_hashes"):
+    assert by["control"][key] == by["stock"][key], key
+EOF
+    then
+        ok conditional-groups-equal-across-builds
+    else
+        fail conditional-groups-equal-across-builds "results do not show per-group equal bytes"
+    fi
+else
+    fail conditional-runs "exit status $?; last lines: $(tail -n 3 "$COUT" | tr '\n' ' ')"
+fi
+
+# --- One CPU: no pinning, with a note. ---------------------------------------
+POUT="$WORK/onecpu.txt"
+if LOG='' taskset -c "${CPUS[0]}" "$TOP/bench/monitor.sh" --variants "stock control" \
+        --clients 2 --txns 1 --warmup 0 --batch 100 --runs 1 --no-sweep \
+        --results-dir "$WORK/results" --tag onecpu >"$POUT" 2>&1 &&
+   grep -q "note: not pinned: only one CPU (${CPUS[0]}) available" "$POUT" &&
+   "$PY" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["pinning"]
+assert p["server_cpu"] is None and "only one CPU" in p["note"], p
+' "$WORK/results/onecpu-latest.json"; then
+    ok one-cpu-not-pinned
+else
+    fail one-cpu-not-pinned "$(tail -n 2 "$POUT" | tr '\n' ' ')"
 fi
 
 finish

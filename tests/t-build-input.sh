@@ -1002,18 +1002,55 @@ t_regress() {
         failed "regress: a test that fails on stock too" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-c.summary" 2>&1) $out"
     fi
     sed -i 's/^date=.*/date=2000-01-01T00:00:00Z/' "$r/regress-3.5.0-c.summary"
-    printf 'kind=fuzz\nbase=3.1.0\ndate=2026-11-30T10:00:00Z\nexecutions=1500000\ncrashes=0\n' >"$r/fuzz-3.1.0.summary"
+    printf 'kind=fuzz\nbase=3.1.0\ndate=2026-11-30T10:00:00Z\npatches=3\npatched_tree=0123456789abcdef\nov_json_executions=1500000\nov_json_seconds=60\nov_json_crashes=0\n' >"$r/fuzz-3.1.0.summary"
     OVS_JSON_PERF_RESULTS="$r" bs report
     out=$(cat "$SCRATCH/out")
     if [ "$RC" -eq 0 ] &&
        grep -qE '^regressions against stock +1 +2099-01-01T00:00:00Z +regress-3.5.0-b.summary$' <<<"$out" &&
        grep -qE '^tests run \(stock / patched\) +3 / 4 ' <<<"$out" &&
-       grep -qE '^fuzz executions +1500000 +2026-11-30T10:00:00Z +fuzz-3.1.0.summary$' <<<"$out" &&
+       grep -qE '^fuzz ov-json +1500000 executions, 60 s, 0 crashes +2026-11-30T10:00:00Z +fuzz-3.1.0.summary$' <<<"$out" &&
+       grep -qE "^fuzz: patches applied +3 of $(series_patches 3.1.0 | wc -l), tree 0123456789ab +2026-11-30T10:00:00Z +fuzz-3.1.0.summary$" <<<"$out" &&
        [ "$(grep -cE '^sanitize +no result' <<<"$out")" -eq 3 ] &&
        ! grep -q 'regress-3.5.0-a' <<<"$out"; then
         pass "report: the newest result file of each kind, with its date; 'no result' where none"
     else
         failed "report: the newest result of each kind" "$(tr '\n' '|' <<<"$out")"
+    fi
+}
+
+# regress_stock_cached: a stock suite log is reused only for the same tree
+# and tests, the newest one, and never with REGRESS_FRESH_STOCK.
+t_regress_stock_reuse() {
+    local d="$SCRATCH/stockreuse" got want rc=0
+    rm -rf "$d"
+    mkdir -p "$d/logs"
+    git init -q "$d/tree"
+    echo a >"$d/tree/f"
+    git -C "$d/tree" add f
+    git -c user.name=t -c user.email=t@localhost -C "$d/tree" commit -qm a
+    got=$(
+        # shellcheck source=../scripts/regress.sh
+        . "$TOP/scripts/regress.sh"
+        regress_stock_key "$d/tree" "1-10 12-20" >"$d/logs/stock-1.key"
+        echo old >"$d/logs/stock-1.log"
+        touch -d '2000-01-01' "$d/logs/stock-1.key"
+        regress_stock_key "$d/tree" "1-10 12-20" >"$d/logs/stock-2.key"
+        echo new >"$d/logs/stock-2.log"
+        regress_stock_key "$d/tree" "1-20" >"$d/logs/stock-3.key"
+        echo other-tests >"$d/logs/stock-3.log"
+        echo "same:$(regress_stock_cached "$d/logs" "$d/tree" "1-10 12-20")"
+        echo "tests:$(regress_stock_cached "$d/logs" "$d/tree" "1-5")"
+        echo "fresh:$(REGRESS_FRESH_STOCK=1 regress_stock_cached "$d/logs" "$d/tree" "1-10 12-20")"
+        echo b >"$d/tree/f"
+        git -C "$d/tree" add f
+        git -c user.name=t -c user.email=t@localhost -C "$d/tree" commit -qm b
+        echo "tree:$(regress_stock_cached "$d/logs" "$d/tree" "1-10 12-20")"
+    ) || rc=$?
+    want="same:$d/logs/stock-2.log|tests:|fresh:|tree:"
+    if [ $rc -eq 0 ] && [ "$(tr '\n' '|' <<<"$got" | sed 's/|$//')" = "$want" ]; then
+        pass "regress: stock's suite log is reused only for the same tree and tests"
+    else
+        failed "regress: stock's suite log reuse" "exit $rc: $(tr '\n' '|' <<<"$got")"
     fi
 }
 
@@ -1053,6 +1090,7 @@ main() {
     t_managed_reapply
     t_suite_compare
     t_regress
+    t_regress_stock_reuse
     local b
     for b in 3.5.0 3.1.0 4.0.0; do
         if [ -s "$TOP/patches/$b/series" ]; then

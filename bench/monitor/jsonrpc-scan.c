@@ -152,6 +152,7 @@ jr_scan_feed(struct jr_scan *s, const char *data, size_t n,
                     .members = s->members,
                     .n_members = s->n_members,
                     .head = s->head,
+                    .end = (const char *) p,
                 };
                 int error = cb(&msg, aux);
 

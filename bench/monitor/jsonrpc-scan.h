@@ -55,6 +55,8 @@ struct jr_msg {
     const struct jr_member *members;    /* Top-level members. */
     int n_members;              /* Number of 'members'. */
     const char *head;           /* First min(len, JR_HEAD) bytes. */
+    const char *end;            /* Just past its last byte, in the data
+                                 * passed to jr_scan_feed(). */
 };
 
 /* Called for each complete message; a non-zero return stops the scan and

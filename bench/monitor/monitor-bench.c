@@ -24,18 +24,37 @@
  * Usage: monitor-bench --socket PATH --server-pid PID
  *                      (--tables T1,T2,... | --requests FILE)
  *                      [--server-log FILE] [--clients N] [--txns K]
- *                      [--batch L] [--dps D] [--db NAME] [--timeout S]
- *                      [--gate FILE]
+ *                      [--warmup W] [--batch L] [--dps D] [--db NAME]
+ *                      [--timeout S] [--gate FILE] [--conditional GROUP]
+ *                      [--capture PREFIX]
  *
  * --tables monitors all columns of the tables; --requests FILE holds the
- * <monitor-requests> JSON object itself, e.g. with explicit column lists. */
+ * <monitor-requests> JSON object itself, e.g. with explicit column lists.
+ *
+ * --warmup W applies W transactions of the workload before the measured K
+ * (after the setup transaction, before --gate): the first two transactions
+ * of the workload only insert, the later ones also update and delete.
+ *
+ * --conditional GROUP: clients i = 0..N-1 are in groups g = i / GROUP, and
+ * monitor Logical_Flow, Port_Binding and MAC_Binding with a condition, like
+ * ovn-controller with ovn-monitor-all=false: the rows of bench datapath
+ * g % D (D = --dps), and for Port_Binding also the rows bound to chassis g
+ * (a chassis that does not exist: it only makes the condition of every
+ * group different).  Clients of a group send identical requests and must
+ * receive identical bytes; other groups differ.  The other tables are
+ * monitored without condition.
+ *
+ * --capture PREFIX: the first client of each group G writes the request it
+ * sends to PREFIX.G.req and every byte it receives to PREFIX.G.stream, for
+ * monitor-control. */
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +67,7 @@
 #include <unistd.h>
 
 #include "jsonrpc-scan.h"
+#include "util.h"
 #include "workload.h"
 
 #define MAX_CLIENTS 1000
@@ -57,6 +77,8 @@
 struct client {
     int fd;                     /* Socket. */
     int idx;                    /* Index in 'clients', -1 for the writer. */
+    int group;                  /* Group of identical conditions. */
+    FILE *capture;              /* --capture stream of the group, or NULL. */
     struct jr_scan scan;        /* Framing state. */
     bool replied;               /* Got the reply to "monitor_cond_since". */
     uint64_t init_bytes;        /* Bytes of that reply. */
@@ -93,23 +115,14 @@ static int n_txns = 20;
 static unsigned int batch = 1000;
 static unsigned int n_dps = 10;
 static int timeout_s = 600;
+static int n_warmup;
+static int group_size;          /* --conditional GROUP, 0 without. */
+static const char *capture;     /* --capture PREFIX. */
+static int n_groups = 1;
 
 static struct client *clients;
 static struct writer writer;
 static int epfd;
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-fatal(const char *fmt, ...)
-{
-    va_list args;
-
-    fputs("monitor-bench: ", stderr);
-    va_start(args, fmt);
-    vfprintf(stderr, fmt, args);
-    va_end(args);
-    fputc('\n', stderr);
-    exit(1);
-}
 
 static double
 now(void)
@@ -164,10 +177,62 @@ server_reset_peak_rss(void)
     return ok;
 }
 
-/* Server CPU time in seconds (utime + stime), from /proc/PID/stat. */
+/* Time on CPU of all threads of the server in nanoseconds, from the first
+ * field of /proc/PID/task/TID/schedstat, or -1 where the kernel has no
+ * schedstat.  Unlike utime and stime, which count clock ticks (10 ms),
+ * it is exact, which matters for short runs and single transactions. */
+static long long
+server_cpu_ns(void)
+{
+    static bool unavailable;
+    char path[64];
+    long long sum = 0;
+    struct dirent *de;
+    DIR *dir;
+
+    if (unavailable) {
+        return -1;
+    }
+    snprintf(path, sizeof path, "/proc/%d/task", server_pid);
+    dir = opendir(path);
+    if (!dir) {
+        fatal("%s: %s (is the server running?)", path, strerror(errno));
+    }
+    while ((de = readdir(dir)) != NULL) {
+        char file[400];
+        long long ns;
+        FILE *f;
+
+        if (de->d_name[0] == '.') {
+            continue;
+        }
+        snprintf(file, sizeof file, "%s/%s/schedstat", path, de->d_name);
+        f = fopen(file, "r");
+        if (!f) {
+            if (errno == ENOENT && access("/proc/self/schedstat", F_OK)) {
+                unavailable = true;
+                closedir(dir);
+                return -1;
+            }
+            continue;           /* The thread just exited. */
+        }
+        if (fscanf(f, "%lld", &ns) == 1) {
+            sum += ns;
+        }
+        fclose(f);
+    }
+    closedir(dir);
+    return sum;
+}
+
+/* Server CPU time in seconds: from schedstat where the kernel has it,
+ * otherwise utime + stime.  'utime' and 'stime', if nonnull, get utime and
+ * stime from /proc/PID/stat (in clock ticks). */
 static double
 server_cpu(double *utime, double *stime)
 {
+    long long ns = server_cpu_ns();
+
     char path[64], buf[4096];
     unsigned long long ut, st;
     FILE *f;
@@ -197,7 +262,7 @@ server_cpu(double *utime, double *stime)
     if (stime) {
         *stime = st / hz;
     }
-    return (ut + st) / hz;
+    return ns >= 0 ? ns / 1e9 : (ut + st) / hz;
 }
 
 static double
@@ -255,12 +320,7 @@ connect_unix(void)
     struct sockaddr_un sun;
     int fd;
 
-    memset(&sun, 0, sizeof sun);
-    sun.sun_family = AF_UNIX;
-    if (strlen(socket_path) >= sizeof sun.sun_path) {
-        fatal("socket path too long: %s", socket_path);
-    }
-    strcpy(sun.sun_path, socket_path);
+    unix_address(&sun, socket_path);
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         fatal("socket: %s", strerror(errno));
@@ -276,33 +336,118 @@ connect_unix(void)
     return fd;
 }
 
-/* Sends the monitor request, with every table monitored without condition
- * and all columns, as ovn-controller does with ovn-monitor-all=true. */
+/* The conditions of the conditional workload: table, then the clauses
+ * (ORed), each a column compared with "==" to the group's datapath ("dp")
+ * or chassis ("ch"). */
+static const struct cond_table {
+    const char *table;
+    const char *columns[2];
+    const char *what[2];
+} cond_tables[] = {
+    { "Logical_Flow", { "logical_datapath", NULL }, { "dp", NULL } },
+    { "Port_Binding", { "datapath", "chassis" }, { "dp", "ch" } },
+    { "MAC_Binding", { "datapath", NULL }, { "dp", NULL } },
+};
+
+/* Appends the "where" member of 'ct' for group 'g'. */
+static void
+put_where(struct wbuf *b, const struct cond_table *ct, int g)
+{
+    wbuf_printf(b, "\"where\":[");
+    for (int i = 0; i < 2 && ct->columns[i]; i++) {
+        wbuf_printf(b, "%s[\"%s\",\"==\",", i ? "," : "", ct->columns[i]);
+        if (!strcmp(ct->what[i], "dp")) {
+            workload_put_dp_ref(b, g % n_dps);
+        } else {
+            workload_put_chassis_ref(b, g);
+        }
+        wbuf_printf(b, "]");
+    }
+    wbuf_printf(b, "]");
+}
+
+/* Appends the monitor requests of group 'g' ('reqs', with a "where" added
+ * to the request of each table of 'cond_tables' it has, in conditional
+ * mode).  'reqs' is an object whose members are "TABLE":[{...}]. */
+static void
+put_requests(struct wbuf *b, const char *reqs, int g)
+{
+    size_t n_found = 0;
+
+    while (group_size) {
+        const struct cond_table *ct = NULL;
+        const char *at = NULL;
+
+        /* The earliest table of 'cond_tables' left in 'reqs'. */
+        for (size_t i = 0; i < sizeof cond_tables / sizeof *cond_tables; i++) {
+            char key[64];
+            const char *p;
+
+            snprintf(key, sizeof key, "\"%s\":[{", cond_tables[i].table);
+            p = strstr(reqs, key);
+            if (p && (!at || p < at)) {
+                at = p + strlen(key);
+                ct = &cond_tables[i];
+            }
+        }
+        if (!ct) {
+            break;
+        }
+        wbuf_printf(b, "%.*s", (int) (at - reqs), reqs);
+        put_where(b, ct, g);
+        if (*at != '}') {
+            wbuf_printf(b, ",");
+        }
+        reqs = at;
+        n_found++;
+    }
+    if (group_size && !n_found) {
+        fatal("--conditional: none of Logical_Flow, Port_Binding and "
+              "MAC_Binding is monitored");
+    }
+    wbuf_printf(b, "%s", reqs);
+}
+
+/* Sends the monitor request: every table, all columns, without condition
+ * as ovn-controller does with ovn-monitor-all=true, or in conditional mode
+ * with the conditions of the client's group. */
 static void
 client_send_monitor(struct client *c)
 {
-    struct wbuf b = { 0 };
+    struct wbuf b = { 0 }, t = { 0 };
     const char *p = tables_arg ? tables_arg : "";
 
     wbuf_printf(&b, "{\"method\":\"monitor_cond_since\",\"params\":[\"%s\","
                 "[\"monid\",\"%s\"],", db_name, db_name);
     if (requests) {
-        wbuf_printf(&b, "%s", requests);
+        put_requests(&b, requests, c->group);
     } else {
-        wbuf_printf(&b, "{");
+        wbuf_printf(&t, "{");
         for (bool first = true; *p; first = false) {
             size_t n = strcspn(p, ",");
 
-            wbuf_printf(&b, "%s\"%.*s\":[{}]", first ? "" : ",", (int) n, p);
+            wbuf_printf(&t, "%s\"%.*s\":[{}]", first ? "" : ",", (int) n, p);
             p += n + (p[n] == ',');
         }
-        wbuf_printf(&b, "}");
+        wbuf_printf(&t, "}");
+        put_requests(&b, t.p, c->group);
+        wbuf_free(&t);
     }
     /* The same request id for every client, so that the replies are the
      * same bytes. */
     wbuf_printf(&b, ",\"00000000-0000-0000-0000-000000000000\"],"
                 "\"id\":\"monitor\"}");
     send_all(c->fd, b.p, b.len);
+    if (c->capture) {
+        char path[4096];
+        FILE *f;
+
+        snprintf(path, sizeof path, "%s.%d.req", capture, c->group);
+        f = fopen(path, "w");
+        if (!f || fwrite(b.p, 1, b.len, f) != b.len || fclose(f)) {
+            fatal("%s: cannot write", path);
+        }
+    }
     wbuf_free(&b);
 }
 
@@ -420,6 +565,10 @@ conn_read(int idx)
         if (n == 0) {
             fatal("%s %d: server closed the connection",
                   idx < 0 ? "writer" : "client", idx);
+        }
+        if (idx >= 0 && clients[idx].capture
+            && fwrite(buf, 1, n, clients[idx].capture) != (size_t) n) {
+            fatal("--capture: write failed");
         }
         if (idx < 0) {
             writer_check_ops(buf, n);
@@ -596,20 +745,87 @@ print_poll_intervals(long from)
     printf("\npoll_count %d\n", n);
 }
 
+/* The first client of the group of client 'i'. */
+static const struct client *
+group_first(int i)
+{
+    return &clients[clients[i].group * (group_size ? group_size : n_clients)];
+}
+
+/* Every client got the same bytes as the first of its group. */
 static void
 check_same_bytes(const char *phase)
 {
-    for (int i = 1; i < n_clients; i++) {
-        if (clients[i].bytes != clients[0].bytes
-            || clients[i].msgs != clients[0].msgs
-            || clients[i].hash != clients[0].hash) {
-            fatal("%s: client %d got %" PRIu64 " bytes in %" PRIu64
-                  " updates (hash %016" PRIx64 "), client 0 got %" PRIu64
-                  " bytes in %" PRIu64 " (hash %016" PRIx64 ")", phase, i,
-                  clients[i].bytes, clients[i].msgs, clients[i].hash,
-                  clients[0].bytes, clients[0].msgs, clients[0].hash);
+    for (int i = 0; i < n_clients; i++) {
+        const struct client *c = &clients[i], *f = group_first(i);
+
+        if (c->bytes != f->bytes || c->msgs != f->msgs || c->hash != f->hash) {
+            fatal("%s: client %d (group %d) got %" PRIu64 " bytes in %"
+                  PRIu64 " updates (hash %016" PRIx64 "), client %d got %"
+                  PRIu64 " bytes in %" PRIu64 " (hash %016" PRIx64 ")",
+                  phase, i, c->group, c->bytes, c->msgs, c->hash, f->idx,
+                  f->bytes, f->msgs, f->hash);
         }
     }
+}
+
+/* One hash of the groups' hashes (offset 'off' in struct client), in
+ * order; with a single group, its own hash. */
+static uint64_t
+groups_hash(size_t off)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+    if (n_groups == 1) {
+        return *(const uint64_t *) ((const char *) &clients[0] + off);
+    }
+    for (int g = 0; g < n_groups; g++) {
+        const struct client *c = group_first(g * (group_size ? group_size : 1));
+
+        h = (h ^ *(const uint64_t *) ((const char *) c + off))
+            * UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+/* Prints "KEY v0 v1 ..." of the first client of each group. */
+static void
+print_groups(const char *key, size_t off, bool hex)
+{
+    printf("%s", key);
+    for (int g = 0; g < n_groups; g++) {
+        const struct client *c = group_first(g * (group_size ? group_size : 1));
+        uint64_t v = *(const uint64_t *) ((const char *) c + off);
+
+        if (hex) {
+            printf(" %016" PRIx64, v);
+        } else {
+            printf(" %" PRIu64, v);
+        }
+    }
+    printf("\n");
+}
+
+/* "NAME_cpus LIST" with the CPUs process 'pid' (0: this one) may run on. */
+static void
+print_cpus(const char *name, int pid)
+{
+    char path[64], line[512];
+    FILE *f;
+
+    snprintf(path, sizeof path, pid ? "/proc/%d/status" : "/proc/self/status",
+             pid);
+    f = fopen(path, "r");
+    if (!f) {
+        return;
+    }
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "Cpus_allowed_list:", 18)) {
+            printf("%s_cpus %s", name, line + 18 + strspn(line + 18, " \t"));
+            break;
+        }
+    }
+    fclose(f);
 }
 
 /* Returns the contents of 'path', trailing white space removed. */
@@ -644,7 +860,8 @@ usage(void)
            "         (--tables T1,T2,... | --requests FILE)\n"
            "         [--server-log FILE] [--clients N] [--txns K] "
            "[--batch L]\n"
-           "         [--dps D] [--db NAME] [--timeout SECONDS] [--gate FILE]\n");
+           "         [--warmup W] [--dps D] [--db NAME] [--timeout SECONDS]\n"
+           "         [--gate FILE] [--conditional GROUP] [--capture PREFIX]\n");
 }
 
 static long
@@ -678,6 +895,9 @@ parse_options(int argc, char *argv[])
         { "dps", required_argument, NULL, 'd' },
         { "db", required_argument, NULL, 'D' },
         { "timeout", required_argument, NULL, 'T' },
+        { "warmup", required_argument, NULL, 'w' },
+        { "conditional", required_argument, NULL, 'C' },
+        { "capture", required_argument, NULL, 'c' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -701,6 +921,11 @@ parse_options(int argc, char *argv[])
         case 'd': n_dps = int_arg("dps", optarg, 1, 10000); break;
         case 'D': db_name = optarg; break;
         case 'T': timeout_s = int_arg("timeout", optarg, 1, 86400); break;
+        case 'w': n_warmup = int_arg("warmup", optarg, 0, 100000); break;
+        case 'C':
+            group_size = int_arg("conditional", optarg, 1, MAX_CLIENTS);
+            break;
+        case 'c': capture = optarg; break;
         case 'h': usage(); exit(0);
         default: usage(); exit(1);
         }
@@ -713,6 +938,9 @@ parse_options(int argc, char *argv[])
     }
     if (!requests == !(tables_arg && *tables_arg)) {
         fatal("exactly one of --tables and --requests is required");
+    }
+    if (group_size) {
+        n_groups = (n_clients + group_size - 1) / group_size;
     }
 }
 
@@ -730,27 +958,43 @@ connect_clients(void)
         struct client *c = &clients[i];
 
         c->idx = i;
+        c->group = group_size ? i / group_size : 0;
+        if (capture && group_first(i) == c) {
+            char path[4096];
+
+            snprintf(path, sizeof path, "%s.%d.stream", capture, c->group);
+            c->capture = fopen(path, "w");
+            if (!c->capture) {
+                fatal("%s: %s", path, strerror(errno));
+            }
+        }
         c->fd = connect_unix();
         jr_scan_init(&c->scan);
         epoll_add(c->fd, i);
         client_send_monitor(c);
     }
     run_until(all_replied, NULL, "the initial contents");
-    for (int i = 1; i < n_clients; i++) {
-        if (clients[i].init_bytes != clients[0].init_bytes
-            || clients[i].init_hash != clients[0].init_hash) {
-            fatal("initial contents: client %d got %" PRIu64 " bytes "
-                  "(hash %016" PRIx64 "), client 0 got %" PRIu64
-                  " (hash %016" PRIx64 ")", i, clients[i].init_bytes,
-                  clients[i].init_hash, clients[0].init_bytes,
-                  clients[0].init_hash);
+    uint64_t init_total = 0;
+    for (int i = 0; i < n_clients; i++) {
+        const struct client *c = &clients[i], *f = group_first(i);
+
+        if (c->init_bytes != f->init_bytes || c->init_hash != f->init_hash) {
+            fatal("initial contents: client %d (group %d) got %" PRIu64
+                  " bytes (hash %016" PRIx64 "), client %d got %" PRIu64
+                  " (hash %016" PRIx64 ")", i, c->group, c->init_bytes,
+                  c->init_hash, f->idx, f->init_bytes, f->init_hash);
         }
+        init_total += c->init_bytes;
     }
     printf("init_seconds %.3f\n", now() - t0);
     printf("init_server_cpu_s %.3f\n", server_cpu(NULL, NULL) - cpu0);
-    printf("init_bytes_per_client %" PRIu64 "\n", clients[0].init_bytes);
-    printf("init_content_hash %016" PRIx64 "\n", clients[0].init_hash);
-    printf("init_bytes_hash %016" PRIx64 "\n", clients[0].init_hist_hash);
+    /* With groups, the mean over all clients. */
+    printf("init_bytes_per_client %" PRIu64 "\n", init_total / n_clients);
+    printf("init_bytes_total %" PRIu64 "\n", init_total);
+    printf("init_content_hash %016" PRIx64 "\n",
+           groups_hash(offsetof(struct client, init_hash)));
+    printf("init_bytes_hash %016" PRIx64 "\n",
+           groups_hash(offsetof(struct client, init_hist_hash)));
 }
 
 int
@@ -767,8 +1011,11 @@ main(int argc, char *argv[])
     if (epfd < 0) {
         fatal("epoll_create1: %s", strerror(errno));
     }
-    printf("clients %d\ntxns %d\nbatch %u\ndps %u\n", n_clients, n_txns,
-           batch, n_dps);
+    printf("clients %d\ntxns %d\nwarmup %d\nbatch %u\ndps %u\n", n_clients,
+           n_txns, n_warmup, batch, n_dps);
+    printf("group_size %d\ngroups %d\n", group_size, n_groups);
+    print_cpus("load", 0);
+    print_cpus("server", server_pid);
 
     connect_clients();
 
@@ -782,6 +1029,14 @@ main(int argc, char *argv[])
     workload_setup(&w, &txn, writer.next_id);
     updates = 1;
     transact(&txn, writer.next_id++, updates, "the setup transaction");
+
+    /* The warm-up, not measured either. */
+    double warm_cpu0 = server_cpu(NULL, NULL);
+    for (int k = 0; k < n_warmup; k++) {
+        workload_next(&w, &txn, writer.next_id);
+        transact(&txn, writer.next_id++, ++updates, "a warm-up update");
+    }
+    printf("warmup_server_cpu_s %.3f\n", server_cpu(NULL, NULL) - warm_cpu0);
 
     /* With --gate, say so and wait for FILE, so that the caller can read
      * the server's counters or attach a profiler right before the
@@ -802,6 +1057,7 @@ main(int argc, char *argv[])
 
     /* The workload. */
     lat = calloc(n_txns, sizeof *lat);
+    double *txn_cpu = calloc(n_txns, sizeof *txn_cpu);
     reset_counts();
     long log_from = server_log ? file_size(server_log) : 0;
     double ut0, st0, ut1, st1;
@@ -812,10 +1068,13 @@ main(int argc, char *argv[])
     uint64_t txn_bytes = 0;
 
     for (int k = 0; k < n_txns; k++) {
+        double c0 = server_cpu(NULL, NULL);
+
         workload_next(&w, &txn, writer.next_id);
         txn_bytes += txn.len;
         lat[k] = transact(&txn, writer.next_id++, ++updates,
                           "a transaction's update");
+        txn_cpu[k] = server_cpu(NULL, NULL) - c0;
     }
     double wall = now() - t0;
     double cpu1 = server_cpu(&ut1, &st1), self1 = self_cpu();
@@ -829,8 +1088,9 @@ main(int argc, char *argv[])
     check_same_bytes("workload");
 
     qsort(lat, n_txns, sizeof *lat, cmp_double);
-    printf("server_cpu_s %.3f\nserver_utime_s %.3f\nserver_stime_s %.3f\n",
+    printf("server_cpu_s %.4f\nserver_utime_s %.3f\nserver_stime_s %.3f\n",
            cpu1 - cpu0, ut1 - ut0, st1 - st0);
+    printf("server_cpu_source %s\n", server_cpu_ns() >= 0 ? "schedstat" : "stat");
     printf("wall_s %.3f\n", wall);
     /* Peak RSS during the workload (VmHWM after resetting it to the RSS
      * at the start), and the RSS at the start. */
@@ -838,11 +1098,28 @@ main(int argc, char *argv[])
            "server_peak_rss_reset %d\n", rss0, peak_rss, peak_reset);
     printf("client_cpu_s %.3f\n", self1 - self0);
     printf("txn_bytes %" PRIu64 "\n", txn_bytes);
+    /* Server CPU of each measured transaction, in order: the same shape
+     * after the warm-up, so a trend means the cost grows with the size of
+     * the database. */
+    printf("txn_server_cpu_ms");
+    for (int k = 0; k < n_txns; k++) {
+        printf(" %.2f", 1000 * txn_cpu[k]);
+    }
+    printf("\n");
+    uint64_t total = 0;
+    for (int i = 0; i < n_clients; i++) {
+        total += clients[i].bytes;
+    }
     printf("updates_per_client %" PRIu64 "\n", clients[0].msgs);
-    printf("bytes_per_client %" PRIu64 "\n", clients[0].bytes);
-    printf("bytes_total %" PRIu64 "\n", clients[0].bytes * n_clients);
-    printf("content_hash %016" PRIx64 "\n", clients[0].hash);
-    printf("bytes_hash %016" PRIx64 "\n", clients[0].hist_hash);
+    /* With groups, the mean over all clients. */
+    printf("bytes_per_client %" PRIu64 "\n", total / n_clients);
+    printf("bytes_total %" PRIu64 "\n", total);
+    printf("content_hash %016" PRIx64 "\n",
+           groups_hash(offsetof(struct client, hash)));
+    printf("bytes_hash %016" PRIx64 "\n",
+           groups_hash(offsetof(struct client, hist_hash)));
+    print_groups("group_bytes", offsetof(struct client, bytes), false);
+    print_groups("group_hashes", offsetof(struct client, hash), true);
     printf("fanout_ms_median %.1f\nfanout_ms_p95 %.1f\nfanout_ms_max %.1f\n",
            1000 * percentile(lat, n_txns, 50),
            1000 * percentile(lat, n_txns, 95), 1000 * lat[n_txns - 1]);
@@ -855,11 +1132,15 @@ main(int argc, char *argv[])
 
     for (int i = 0; i < n_clients; i++) {
         close(clients[i].fd);
+        if (clients[i].capture && fclose(clients[i].capture)) {
+            fatal("--capture: write failed");
+        }
     }
     close(writer.fd);
     free(clients);
     free(requests);
     free(lat);
+    free(txn_cpu);
     wbuf_free(&txn);
     wbuf_free(&writer_in);
     return 0;

@@ -1,6 +1,7 @@
 /* workload: northd-like OVN Southbound transactions.  See workload.h. */
 
 #include "workload.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@ enum row_kind {
     K_FLOW = 2,
     K_PORT = 3,
     K_MAC = 4,
+    K_CHASSIS = 5,
 };
 
 /* Timestamps of MAC bindings start here (milliseconds, like OVN's). */
@@ -31,20 +33,27 @@ wbuf_printf(struct wbuf *b, const char *fmt, ...)
         n = vsnprintf(b->p ? b->p + b->len : NULL, room, fmt, args);
         va_end(args);
         if (n < 0) {
-            fprintf(stderr, "monitor-bench: vsnprintf failed\n");
-            exit(1);
+            fatal("vsnprintf failed");
         }
         if ((size_t) n < room) {
             b->len += n;
             return;
         }
         b->cap = b->cap * 2 + n + 1024;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p) {
-            fprintf(stderr, "monitor-bench: out of memory\n");
-            exit(1);
-        }
+        b->p = xrealloc(b->p, b->cap);
     }
+}
+
+void
+wbuf_append(struct wbuf *b, const void *data, size_t n)
+{
+    if (b->cap - b->len <= n) {
+        b->cap = b->cap * 2 + n + 1024;
+        b->p = xrealloc(b->p, b->cap);
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+    b->p[b->len] = '\0';
 }
 
 void
@@ -315,4 +324,16 @@ workload_noop(const struct workload *w, struct wbuf *b, int id)
 {
     txn_begin(w, b);
     txn_end(b, id);
+}
+
+void
+workload_put_dp_ref(struct wbuf *b, unsigned int dp)
+{
+    put_uuid_ref(b, K_DATAPATH, dp);
+}
+
+void
+workload_put_chassis_ref(struct wbuf *b, unsigned int ch)
+{
+    put_uuid_ref(b, K_CHASSIS, ch);
 }

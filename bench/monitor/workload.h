@@ -20,6 +20,7 @@ struct wbuf {
 
 void wbuf_printf(struct wbuf *, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+void wbuf_append(struct wbuf *, const void *, size_t);
 void wbuf_clear(struct wbuf *);
 void wbuf_free(struct wbuf *);
 
@@ -42,5 +43,10 @@ void workload_init(struct workload *, const char *db, unsigned int n_dps,
 void workload_setup(struct workload *, struct wbuf *, int id);
 void workload_next(struct workload *, struct wbuf *, int id);
 void workload_noop(const struct workload *, struct wbuf *, int id);
+
+/* ["uuid","..."] of bench datapath 'dp' and of a chassis 'ch' that does
+ * not exist (for the conditions of the conditional workload). */
+void workload_put_dp_ref(struct wbuf *, unsigned int dp);
+void workload_put_chassis_ref(struct wbuf *, unsigned int ch);
 
 #endif /* workload.h */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ovsdb-monitor.h"
+#include "om-util.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 
@@ -115,19 +116,10 @@ static const struct table_spec specs[N_TABLES] = {
       OM_SEL_INITIAL | OM_SEL_INSERT | OM_SEL_DELETE },
 };
 
-static uint64_t
-rnd(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static unsigned int
 rnd_n(uint64_t *s, unsigned int n)
 {
-    return (unsigned int) (rnd(s) % n);
+    return (unsigned int) (om_splitmix64(s) % n);
 }
 
 static struct json *
@@ -253,6 +245,44 @@ world_unmonitored_txn(struct world *w)
     om_txn_commit(txn);
 }
 
+/* Sets 'column' of row 'uuid' of 'table' in 'txn' to 'value', which must
+ * be valid, and frees 'value'. */
+static void
+txn_set(struct om_txn *txn, struct om_table *table, const char *uuid,
+        const char *column, struct json *value)
+{
+    MUST(om_txn_set(txn, table, uuid, column, value, NULL));
+    json_destroy(value);
+}
+
+/* Commits a transaction that inserts a row in 'table' with 'column' set to
+ * 'value' (which it frees).  Copies the row's uuid to 'uuid' if nonnull. */
+static void
+commit_insert(struct world *w, struct om_table *table, const char *column,
+              struct json *value, char uuid[37])
+{
+    struct om_txn *txn = om_txn_begin(w->db);
+    const char *row = om_txn_insert(txn, table);
+
+    if (uuid) {
+        snprintf(uuid, 37, "%s", row);
+    }
+    txn_set(txn, table, row, column, value);
+    om_txn_commit(txn);
+}
+
+/* Commits a transaction that sets 'column' of row 'uuid' of 'table' to
+ * 'value' (which it frees). */
+static void
+commit_set(struct world *w, struct om_table *table, const char *uuid,
+           const char *column, struct json *value)
+{
+    struct om_txn *txn = om_txn_begin(w->db);
+
+    txn_set(txn, table, uuid, column, value);
+    om_txn_commit(txn);
+}
+
 static void
 world_destroy(struct world *w)
 {
@@ -262,6 +292,15 @@ world_destroy(struct world *w)
     om_db_destroy(w->db);       /* Destroys the monitor and its clients. */
 }
 
+/* Adds the clause COLUMN == VALUE on TABLE to 'c', and frees 'value'. */
+static void
+cond_add_equal(struct om_condition *c, const char *table, const char *column,
+               struct json *value)
+{
+    om_condition_add_equal(c, table, column, value);
+    json_destroy(value);
+}
+
 /* Condition number 'n' (1..3; 5 and 6 are 1 and 2 with their clauses in
  * another order and repeated, the same once canonical; 7 is 1 with other
  * values; others: literally true). */
@@ -269,59 +308,43 @@ static struct om_condition *
 make_condition(int n)
 {
     struct om_condition *c = om_condition_create();
-    struct json *v;
 
     switch (n) {
     case 1:
-        v = json_boolean_create(true);
-        om_condition_add_equal(c, "Port_Binding", "up", v);
-        json_destroy(v);
-        v = json_string_create("ingress");
-        om_condition_add_equal(c, "Logical_Flow", "pipeline", v);
-        json_destroy(v);
+        cond_add_equal(c, "Port_Binding", "up", json_boolean_create(true));
+        cond_add_equal(c, "Logical_Flow", "pipeline",
+                       json_string_create("ingress"));
         break;
     case 2:
         for (int k = 0; k < 3; k++) {
-            v = json_integer_create(k);
-            om_condition_add_equal(c, "Logical_Flow", "table_id", v);
-            json_destroy(v);
+            cond_add_equal(c, "Logical_Flow", "table_id",
+                           json_integer_create(k));
         }
         om_condition_add_bool(c, "MAC_Binding", false);
         break;
     case 3:
-        v = json_string_create("lr0");
-        om_condition_add_equal(c, "Port_Binding", "chassis", v);
-        json_destroy(v);
-        v = json_string_create("ls1");
-        om_condition_add_equal(c, "MAC_Binding", "ip", v);
-        json_destroy(v);
+        cond_add_equal(c, "Port_Binding", "chassis",
+                       json_string_create("lr0"));
+        cond_add_equal(c, "MAC_Binding", "ip", json_string_create("ls1"));
         break;
     case 5:
-        v = json_string_create("ingress");
-        om_condition_add_equal(c, "Logical_Flow", "pipeline", v);
-        json_destroy(v);
-        v = json_boolean_create(true);
-        om_condition_add_equal(c, "Port_Binding", "up", v);
-        json_destroy(v);
-        v = json_string_create("ingress");
-        om_condition_add_equal(c, "Logical_Flow", "pipeline", v);
-        json_destroy(v);
+        cond_add_equal(c, "Logical_Flow", "pipeline",
+                       json_string_create("ingress"));
+        cond_add_equal(c, "Port_Binding", "up", json_boolean_create(true));
+        cond_add_equal(c, "Logical_Flow", "pipeline",
+                       json_string_create("ingress"));
         break;
     case 6:
         om_condition_add_bool(c, "MAC_Binding", false);
         for (int k = 3; k >= 0; k--) {
-            v = json_integer_create(k % 3);
-            om_condition_add_equal(c, "Logical_Flow", "table_id", v);
-            json_destroy(v);
+            cond_add_equal(c, "Logical_Flow", "table_id",
+                           json_integer_create(k % 3));
         }
         break;
     case 7:
-        v = json_boolean_create(false);
-        om_condition_add_equal(c, "Port_Binding", "up", v);
-        json_destroy(v);
-        v = json_string_create("egress");
-        om_condition_add_equal(c, "Logical_Flow", "pipeline", v);
-        json_destroy(v);
+        cond_add_equal(c, "Port_Binding", "up", json_boolean_create(false));
+        cond_add_equal(c, "Logical_Flow", "pipeline",
+                       json_string_create("egress"));
         break;
     default:
         /* Literally true everywhere: unconditional. */
@@ -426,10 +449,8 @@ world_random_txn(struct world *w, uint64_t *s)
             snprintf(uuid, sizeof uuid, "%s", om_txn_insert(txn, table));
             for (size_t c = 0; c < spec->n_cols; c++) {
                 if (rnd_n(s, 4)) {
-                    struct json *v = rnd_value(s, &spec->cols[c]);
-                    MUST(om_txn_set(txn, table, uuid,
-                                             spec->cols[c].name, v, NULL));
-                    json_destroy(v);
+                    txn_set(txn, table, uuid, spec->cols[c].name,
+                            rnd_value(s, &spec->cols[c]));
                 }
             }
             if (!rnd_n(s, 12)) {
@@ -441,10 +462,7 @@ world_random_txn(struct world *w, uint64_t *s)
             for (size_t k = 0; k < n_changes; k++) {
                 const struct om_column_def *col
                     = &spec->cols[rnd_n(s, spec->n_cols)];
-                struct json *v = rnd_value(s, col);
-                MUST(om_txn_set(txn, table, uuid, col->name, v,
-                                         NULL));
-                json_destroy(v);
+                txn_set(txn, table, uuid, col->name, rnd_value(s, col));
             }
         } else {
             om_txn_delete(txn, table, uuids[rnd_n(s, n_rows)]);
@@ -452,6 +470,15 @@ world_random_txn(struct world *w, uint64_t *s)
         free(uuids);
     }
     om_txn_commit(txn);
+}
+
+/* 'n' random transactions. */
+static void
+world_random_txns(struct world *w, uint64_t *s, int n)
+{
+    for (int i = 0; i < n; i++) {
+        world_random_txn(w, s);
+    }
 }
 
 /* ---------------------------------------------------------------------
@@ -595,6 +622,24 @@ get_or_create(struct json *obj, const char *name)
     return v;
 }
 
+/* A replica's row from the <row> 'columns' of an update of 'spec'. */
+static struct json *
+replica_row(const struct table_spec *spec, const struct json *columns)
+{
+    struct json *r = json_object_create();
+    struct shash_node *cn;
+
+    SHASH_FOR_EACH (cn, json_object(columns)) {
+        const struct om_column_def *col = find_col(spec, cn->name);
+        if (!col) {
+            failf("unknown column %s", cn->name);
+            continue;
+        }
+        json_object_put(r, cn->name, elems_of(col, cn->data));
+    }
+    return r;
+}
+
 static void
 apply_update(struct json *rep, enum om_version version,
              const struct json *update)
@@ -633,18 +678,7 @@ apply_update(struct json *rep, enum om_version version,
                           rn->name);
                 }
                 if (new) {
-                    struct json *r = json_object_create();
-                    struct shash_node *cn;
-                    SHASH_FOR_EACH (cn, json_object(new)) {
-                        const struct om_column_def *col
-                            = find_col(spec, cn->name);
-                        if (!col) {
-                            failf("unknown column %s", cn->name);
-                            continue;
-                        }
-                        json_object_put(r, cn->name, elems_of(col, cn->data));
-                    }
-                    json_object_put(trows, rn->name, r);
+                    json_object_put(trows, rn->name, replica_row(spec, new));
                 } else {
                     json_object_delete(trows, rn->name);
                 }
@@ -665,19 +699,8 @@ apply_update(struct json *rep, enum om_version version,
                 if (row) {
                     failf("%s: insert of a row the client has", rn->name);
                 }
-                struct json *r = json_object_create();
-                struct shash_node *cn;
-                SHASH_FOR_EACH (cn, json_object((const struct json *)
-                                                op->data)) {
-                    const struct om_column_def *col = find_col(spec,
-                                                               cn->name);
-                    if (!col) {
-                        failf("unknown column %s", cn->name);
-                        continue;
-                    }
-                    json_object_put(r, cn->name, elems_of(col, cn->data));
-                }
-                json_object_put(trows, rn->name, r);
+                json_object_put(trows, rn->name,
+                                replica_row(spec, op->data));
             } else if (!strcmp(op->name, "modify")) {
                 if (!row) {
                     failf("%s: modify of a row the client lacks", rn->name);
@@ -921,6 +944,31 @@ replay_client(const struct world *w, size_t i)
     return rep;
 }
 
+/* Replays every live client of 'w' and compares it with the database;
+ * failures name 'what' (if nonnull) and the client.  Returns the number of
+ * rows checked, and the number of clients in '*n_live' if nonnull. */
+static size_t
+check_replicas(const struct world *w, const char *what, size_t *n_live)
+{
+    size_t n_rows = 0, n = 0;
+
+    for (size_t i = 0; i < w->n_clients; i++) {
+        if (w->clients[i]) {
+            char who[128];
+            snprintf(who, sizeof who, "%s%sclient %zu", what ? what : "",
+                     what ? ", " : "", i);
+            struct json *rep = replay_client(w, i);
+            n_rows += compare_replica(w, rep, w->info[i].cond, who);
+            json_destroy(rep);
+            n++;
+        }
+    }
+    if (n_live) {
+        *n_live = n;
+    }
+    return n_rows;
+}
+
 /* ---------------------------------------------------------------------
  * Scenarios.
  * --------------------------------------------------------------------- */
@@ -932,6 +980,34 @@ flush_all(struct world *w)
     for (size_t i = 0; i < w->n_clients; i++) {
         w->n_stalled += w->clients[i] && om_client_backlog(w->clients[i]);
     }
+}
+
+/* Clears the output of every client, then flushes them all. */
+static void
+clear_and_flush_all(struct world *w)
+{
+    for (size_t i = 0; i < w->n_clients; i++) {
+        om_client_clear_output(w->clients[i]);
+    }
+    flush_all(w);
+}
+
+/* Client 'i' of 'w' has received exactly what 'format' makes; 'what'
+ * names it in the failure. */
+static void __attribute__((format(printf, 4, 5)))
+expect_output(const struct world *w, size_t i, const char *what,
+              const char *format, ...)
+{
+    struct ds want = DS_EMPTY_INITIALIZER;
+    const char *got = om_client_output(w->clients[i], NULL);
+    va_list args;
+
+    va_start(args, format);
+    ds_put_format_valist(&want, format, args);
+    va_end(args);
+    EXPECT(!strcmp(got, ds_cstr(&want)), "%s: got %s, want %s", what, got,
+           ds_cstr(&want));
+    ds_destroy(&want);
 }
 
 /* A random scenario: clients of every version join (some with conditions
@@ -948,9 +1024,7 @@ run_scenario(struct world *w, enum om_cache_mode mode, uint64_t seed,
     /* In the last mode, lookups of notifications and condition groups go
      * by their equality checks alone. */
     om_monitor_set_hash_collisions__(w->mon, mode == OM_CACHE_SHARED_COND);
-    for (int i = 0; i < 3; i++) {
-        world_random_txn(w, &s);
-    }
+    world_random_txns(w, &s, 3);
     for (int step = 0; step < n_steps; step++) {
         unsigned int k = rnd_n(&s, 100);
         size_t n = w->n_clients;
@@ -1097,18 +1171,8 @@ test_modes_agree(uint64_t seed, int n_steps, int max_clients,
     report(name);
 
     for (int m = 0; m < N_MODES; m++) {
-        size_t n_live = 0, n_rows = 0;
-        for (size_t i = 0; i < w[m].n_clients; i++) {
-            if (!w[m].clients[i]) {
-                continue;
-            }
-            char who[64];
-            snprintf(who, sizeof who, "client %zu", i);
-            struct json *rep = replay_client(&w[m], i);
-            n_rows += compare_replica(&w[m], rep, w[m].info[i].cond, who);
-            json_destroy(rep);
-            n_live++;
-        }
+        size_t n_live;
+        size_t n_rows = check_replicas(&w[m], NULL, &n_live);
         EXPECT(n_live > 0, "no client left");
         snprintf(name, sizeof name, "seed %" PRIu64 ", %s: replicas of %zu "
                  "clients match the database (%zu rows checked)", seed,
@@ -1165,9 +1229,7 @@ test_counters(size_t n)
         uint64_t s = 1234;
 
         world_init(w, modes[m], 77);
-        for (int i = 0; i < 3; i++) {
-            world_random_txn(w, &s);
-        }
+        world_random_txns(w, &s, 3);
         for (size_t i = 0; i < n; i++) {
             for (int v = 0; v < OM_N_VERSIONS; v++) {
                 world_join(w, v, 0, -1, NULL);
@@ -1177,12 +1239,8 @@ test_counters(size_t n)
         }
         for (size_t t = 0; t < n_txns; t++) {
             /* An insertion, so that every update has content. */
-            struct om_txn *txn = om_txn_begin(w->db);
-            struct json *v = json_integer_create((long long) t);
-            const char *uuid = om_txn_insert(txn, w->tables[1]);
-            MUST(om_txn_set(txn, w->tables[1], uuid, "priority", v, NULL));
-            json_destroy(v);
-            om_txn_commit(txn);
+            commit_insert(w, w->tables[1], "priority",
+                          json_integer_create((long long) t), NULL);
             flush_all(w);
         }
         c[m] = *om_monitor_counters(w->mon);
@@ -1265,6 +1323,36 @@ test_counters(size_t n)
     report(name);
 }
 
+/* What a monitor's cache has done, to check that something leaves it
+ * alone. */
+struct cache_state {
+    uint64_t hits, misses, inserts;     /* Its counters. */
+    size_t entries;                     /* Its entries. */
+};
+
+static struct cache_state
+cache_state(const struct world *w)
+{
+    const struct om_counters *k = om_monitor_counters(w->mon);
+
+    return (struct cache_state) {
+        .hits = k->cache_hits, .misses = k->cache_misses,
+        .inserts = k->cache_inserts,
+        .entries = om_monitor_n_cache_entries(w->mon),
+    };
+}
+
+/* Whether the cache of 'w' is as it was in 'before'. */
+static bool
+cache_untouched(const struct world *w, const struct cache_state *before)
+{
+    struct cache_state now = cache_state(w);
+
+    return (now.hits == before->hits && now.misses == before->misses
+            && now.inserts == before->inserts
+            && now.entries == before->entries);
+}
+
 /* Conditional clients get filtered updates and do not touch the cache. */
 static void
 test_conditional(void)
@@ -1273,9 +1361,7 @@ test_conditional(void)
     uint64_t s = 4242;
 
     world_init(&w, OM_CACHE_SERIALIZED, 31);
-    for (int i = 0; i < 6; i++) {
-        world_random_txn(&w, &s);
-    }
+    world_random_txns(&w, &s, 6);
     world_join(&w, OM_V2, 0, -1, NULL);
     world_join(&w, OM_V3, 0, -1, NULL);
     world_join(&w, OM_V2, 1, -1, NULL);
@@ -1297,15 +1383,12 @@ test_conditional(void)
         n_rounds++;
         /* Conditional clients first: the cache must not change. */
         struct om_counters before = *om_monitor_counters(w.mon);
-        size_t entries = om_monitor_n_cache_entries(w.mon);
+        struct cache_state cache = cache_state(&w);
         for (size_t i = 2; i <= 4; i++) {
             n_sent_cond += om_client_flush(w.clients[i]);
         }
         const struct om_counters *after = om_monitor_counters(w.mon);
-        EXPECT(after->cache_hits == before.cache_hits
-               && after->cache_misses == before.cache_misses
-               && after->cache_inserts == before.cache_inserts
-               && om_monitor_n_cache_entries(w.mon) == entries,
+        EXPECT(cache_untouched(&w, &cache),
                "round %d: conditional clients touched the cache", round);
         EXPECT(after->cond_compositions == before.cond_compositions + 3,
                "round %d: %" PRIu64 " conditional compositions, expected %"
@@ -1323,13 +1406,7 @@ test_conditional(void)
                PRIu64 " misses", round, after->cache_hits - before.cache_hits,
                after->cache_misses - before.cache_misses);
     }
-    for (size_t i = 0; i < w.n_clients; i++) {
-        char who[32];
-        snprintf(who, sizeof who, "client %zu", i);
-        struct json *rep = replay_client(&w, i);
-        compare_replica(&w, rep, w.info[i].cond, who);
-        json_destroy(rep);
-    }
+    check_replicas(&w, NULL, NULL);
     EXPECT(strcmp(world_output(&w, 2), world_output(&w, 0)),
            "filtered output equals unfiltered output");
     EXPECT(n_sent_cond > 0 && n_rounds > 10,
@@ -1350,9 +1427,7 @@ test_cond_change(void)
     uint64_t s = 777;
 
     world_init(&w, OM_CACHE_SERIALIZED, 12);
-    for (int i = 0; i < 8; i++) {
-        world_random_txn(&w, &s);
-    }
+    world_random_txns(&w, &s, 8);
     world_join(&w, OM_V3, 0, -1, NULL);
     world_join(&w, OM_V3, 0, -1, NULL);
     world_join(&w, OM_V2, 1, -1, NULL);
@@ -1364,27 +1439,18 @@ test_cond_change(void)
         om_client_flush(w.clients[0]);      /* Populates the cache. */
         om_client_flush(w.clients[2]);      /* Pending, old condition. */
         om_client_flush(w.clients[3]);
-        size_t entries = om_monitor_n_cache_entries(w.mon);
-        struct om_counters before = *om_monitor_counters(w.mon);
+        struct cache_state cache = cache_state(&w);
         world_cond_change(&w, 2, next_cond[r]);
         world_cond_change(&w, 3, next_cond[(r + 3) % 7]);
-        const struct om_counters *after = om_monitor_counters(w.mon);
-        EXPECT(after->cache_hits == before.cache_hits
-               && after->cache_misses == before.cache_misses
-               && after->cache_inserts == before.cache_inserts
-               && om_monitor_n_cache_entries(w.mon) == entries,
+        EXPECT(cache_untouched(&w, &cache),
                "round %zu: monitor_cond_change touched the cache", r);
         EXPECT(om_client_is_conditional(w.clients[2])
                == (next_cond[r] != 0 && next_cond[r] != 4),
                "round %zu: conditional flag", r);
         flush_all(&w);
-        for (size_t i = 0; i < w.n_clients; i++) {
-            char who[64];
-            snprintf(who, sizeof who, "round %zu, client %zu", r, i);
-            struct json *rep = replay_client(&w, i);
-            compare_replica(&w, rep, w.info[i].cond, who);
-            json_destroy(rep);
-        }
+        char what[32];
+        snprintf(what, sizeof what, "round %zu", r);
+        check_replicas(&w, what, NULL);
     }
     char *error = NULL;
     world_join(&w, OM_V1, 0, -1, NULL);
@@ -1403,38 +1469,25 @@ static void
 test_condition_transitions(void)
 {
     struct world w;
-    struct json *t = json_boolean_create(true);
-    struct json *f = json_boolean_create(false);
 
     world_init(&w, OM_CACHE_SERIALIZED, 8);
-    struct om_txn *txn = om_txn_begin(w.db);
     char uuid[37];
-    snprintf(uuid, sizeof uuid, "%s", om_txn_insert(txn, w.tables[0]));
-    MUST(om_txn_set(txn, w.tables[0], uuid, "up", t, NULL));
-    om_txn_commit(txn);
+    commit_insert(&w, w.tables[0], "up", json_boolean_create(true), uuid);
 
     world_join(&w, OM_V2, 1, -1, NULL);     /* up == true */
     om_client_clear_output(w.clients[0]);
 
-    const struct json *values[] = { f, t };
     const char *expected[] = { "{\"delete\":null}",
                                "{\"insert\":{\"up\":true}}" };
     for (int i = 0; i < 2; i++) {
-        txn = om_txn_begin(w.db);
-        MUST(om_txn_set(txn, w.tables[0], uuid, "up", values[i], NULL));
-        om_txn_commit(txn);
+        /* "up" becomes false, then true again. */
+        commit_set(&w, w.tables[0], uuid, "up", json_boolean_create(i));
         flush_all(&w);
-
-        char want[256];
-        snprintf(want, sizeof want, "{\"id\":null,\"method\":\"update2\","
-                 "\"params\":[\"mon-0\",{\"Port_Binding\":{\"%s\":%s}}]}\n",
-                 uuid, expected[i]);
-        EXPECT(!strcmp(om_client_output(w.clients[0], NULL), want),
-               "got %s, want %s", om_client_output(w.clients[0], NULL), want);
+        expect_output(&w, 0, "update2", "{\"id\":null,\"method\":"
+                      "\"update2\",\"params\":[\"mon-0\",{\"Port_Binding\":"
+                      "{\"%s\":%s}}]}\n", uuid, expected[i]);
         om_client_clear_output(w.clients[0]);
     }
-    json_destroy(t);
-    json_destroy(f);
     world_destroy(&w);
     report("a condition turns a modify into delete, then insert");
 }
@@ -1456,13 +1509,9 @@ test_invalidation(void)
         world_join(x, OM_V1, 0, -1, NULL);
         world_join(x, OM_V1, 0, -1, NULL);
 
-        struct om_txn *txn = om_txn_begin(x->db);
         char uuid[37];
-        struct json *v = json_string_create("first");
-        snprintf(uuid, sizeof uuid, "%s", om_txn_insert(txn, x->tables[1]));
-        MUST(om_txn_set(txn, x->tables[1], uuid, "match", v, NULL));
-        json_destroy(v);
-        om_txn_commit(txn);
+        commit_insert(x, x->tables[1], "match", json_string_create("first"),
+                      uuid);
 
         /* Clients 0 and 2 take the update; 1 and 3 lag. */
         om_client_flush(x->clients[0]);
@@ -1473,11 +1522,8 @@ test_invalidation(void)
         }
 
         uint64_t inval = om_monitor_counters(x->mon)->cache_invalidations;
-        txn = om_txn_begin(x->db);
-        v = json_string_create("second");
-        MUST(om_txn_set(txn, x->tables[1], uuid, "match", v, NULL));
-        json_destroy(v);
-        om_txn_commit(txn);
+        commit_set(x, x->tables[1], uuid, "match",
+                   json_string_create("second"));
         if (!pass) {
             EXPECT(om_monitor_counters(x->mon)->cache_invalidations
                    >= inval + 2, "the commit invalidated no entry");
@@ -1528,13 +1574,11 @@ test_formats(void)
     world_join(&w, OM_V1, 0, -1, NULL);
     world_join(&w, OM_V2, 0, -1, NULL);
     world_join(&w, OM_V3, 0, -1, NULL);
-    EXPECT(!strcmp(om_client_output(w.clients[0], NULL),
-                   "{\"id\":1,\"result\":{},\"error\":null}\n"),
-           "empty v1 reply: %s", om_client_output(w.clients[0], NULL));
-    EXPECT(!strcmp(om_client_output(w.clients[2], NULL),
-                   "{\"id\":3,\"result\":[false,\"00000000-0000-0000-0000-"
-                   "000000000000\",{}],\"error\":null}\n"),
-           "empty v3 reply: %s", om_client_output(w.clients[2], NULL));
+    expect_output(&w, 0, "empty v1 reply", "%s",
+                  "{\"id\":1,\"result\":{},\"error\":null}\n");
+    expect_output(&w, 2, "empty v3 reply", "%s",
+                  "{\"id\":3,\"result\":[false,\"00000000-0000-0000-0000-"
+                  "000000000000\",{}],\"error\":null}\n");
 
     struct om_txn *txn = om_txn_begin(w.db);
     char uuid[37];
@@ -1549,32 +1593,23 @@ test_formats(void)
     const char *txn1 = om_txn_commit(txn);
     char txn1_id[37];
     snprintf(txn1_id, sizeof txn1_id, "%s", txn1);
-    for (int i = 0; i < 3; i++) {
-        om_client_clear_output(w.clients[i]);
-    }
-    flush_all(&w);
+    clear_and_flush_all(&w);
 
-    struct ds want = DS_EMPTY_INITIALIZER;
-    ds_put_format(&want, "{\"id\":null,\"method\":\"update\",\"params\":"
+    expect_output(&w, 0, "v1 insert",
+                  "{\"id\":null,\"method\":\"update\",\"params\":"
                   "[\"mon-0\",{\"T\":{\"%s\":{\"new\":{\"m\":[\"map\",[["
                   "\"a\",\"y\"],[\"b\",\"x\"]]],\"n\":0,\"name\":\"r1\","
                   "\"s\":[\"set\",[1,2,3]]}}}}]}\n", uuid);
-    EXPECT(!strcmp(om_client_output(w.clients[0], NULL), ds_cstr(&want)),
-           "v1 insert: %s", om_client_output(w.clients[0], NULL));
-    ds_clear(&want);
-    ds_put_format(&want, "{\"id\":null,\"method\":\"update2\",\"params\":"
+    expect_output(&w, 1, "v2 insert",
+                  "{\"id\":null,\"method\":\"update2\",\"params\":"
                   "[\"mon-1\",{\"T\":{\"%s\":{\"insert\":{\"m\":[\"map\",[["
                   "\"a\",\"y\"],[\"b\",\"x\"]]],\"name\":\"r1\","
                   "\"s\":[\"set\",[1,2,3]]}}}}]}\n", uuid);
-    EXPECT(!strcmp(om_client_output(w.clients[1], NULL), ds_cstr(&want)),
-           "v2 insert: %s", om_client_output(w.clients[1], NULL));
-    ds_clear(&want);
-    ds_put_format(&want, "{\"id\":null,\"method\":\"update3\",\"params\":"
+    expect_output(&w, 2, "v3 insert",
+                  "{\"id\":null,\"method\":\"update3\",\"params\":"
                   "[\"mon-2\",\"%s\",{\"T\":{\"%s\":{\"insert\":{\"m\":["
                   "\"map\",[[\"a\",\"y\"],[\"b\",\"x\"]]],\"name\":\"r1\","
                   "\"s\":[\"set\",[1,2,3]]}}}}]}\n", txn1_id, uuid);
-    EXPECT(!strcmp(om_client_output(w.clients[2], NULL), ds_cstr(&want)),
-           "v3 insert: %s", om_client_output(w.clients[2], NULL));
 
     /* Modify: s {1,2,3} -> {2,4}: diff {1,3,4}; m: a changes, b goes,
      * c comes: diff [a,z],[b,x],[c,w]; n unchanged. */
@@ -1587,26 +1622,19 @@ test_formats(void)
     MUST(om_txn_set(txn, t, uuid, "m", map, NULL));
     MUST(om_txn_set(txn, t, uuid, "name", name, NULL));    /* Same. */
     om_txn_commit(txn);
-    for (int i = 0; i < 3; i++) {
-        om_client_clear_output(w.clients[i]);
-    }
-    flush_all(&w);
-    ds_clear(&want);
-    ds_put_format(&want, "{\"id\":null,\"method\":\"update\",\"params\":"
+    clear_and_flush_all(&w);
+    expect_output(&w, 0, "v1 modify",
+                  "{\"id\":null,\"method\":\"update\",\"params\":"
                   "[\"mon-0\",{\"T\":{\"%s\":{\"new\":{\"m\":[\"map\",[["
                   "\"a\",\"z\"],[\"c\",\"w\"]]],\"n\":0,\"name\":\"r1\","
                   "\"s\":[\"set\",[2,4]]},\"old\":{\"m\":[\"map\",[[\"a\","
                   "\"y\"],[\"b\",\"x\"]]],\"s\":[\"set\",[1,2,3]]}}}}]}\n",
                   uuid);
-    EXPECT(!strcmp(om_client_output(w.clients[0], NULL), ds_cstr(&want)),
-           "v1 modify: %s", om_client_output(w.clients[0], NULL));
-    ds_clear(&want);
-    ds_put_format(&want, "{\"id\":null,\"method\":\"update2\",\"params\":"
+    expect_output(&w, 1, "v2 modify",
+                  "{\"id\":null,\"method\":\"update2\",\"params\":"
                   "[\"mon-1\",{\"T\":{\"%s\":{\"modify\":{\"m\":[\"map\",[["
                   "\"a\",\"z\"],[\"b\",\"x\"],[\"c\",\"w\"]]],"
                   "\"s\":[\"set\",[1,3,4]]}}}}]}\n", uuid);
-    EXPECT(!strcmp(om_client_output(w.clients[1], NULL), ds_cstr(&want)),
-           "v2 modify: %s", om_client_output(w.clients[1], NULL));
 
     /* A one-element set diff is the bare atom. */
     json_destroy(set);
@@ -1616,33 +1644,24 @@ test_formats(void)
     om_txn_commit(txn);
     om_client_clear_output(w.clients[1]);
     flush_all(&w);
-    ds_clear(&want);
-    ds_put_format(&want, "{\"id\":null,\"method\":\"update2\",\"params\":"
+    expect_output(&w, 1, "v2 one-element diff",
+                  "{\"id\":null,\"method\":\"update2\",\"params\":"
                   "[\"mon-1\",{\"T\":{\"%s\":{\"modify\":{\"s\":4}}}}]}\n",
                   uuid);
-    EXPECT(!strcmp(om_client_output(w.clients[1], NULL), ds_cstr(&want)),
-           "v2 one-element diff: %s", om_client_output(w.clients[1], NULL));
 
     /* Delete. */
     txn = om_txn_begin(w.db);
     MUST(om_txn_delete(txn, t, uuid));
     om_txn_commit(txn);
-    for (int i = 0; i < 3; i++) {
-        om_client_clear_output(w.clients[i]);
-    }
-    flush_all(&w);
-    ds_clear(&want);
-    ds_put_format(&want, "{\"id\":null,\"method\":\"update\",\"params\":"
+    clear_and_flush_all(&w);
+    expect_output(&w, 0, "v1 delete",
+                  "{\"id\":null,\"method\":\"update\",\"params\":"
                   "[\"mon-0\",{\"T\":{\"%s\":{\"old\":{\"m\":[\"map\",[["
                   "\"a\",\"z\"],[\"c\",\"w\"]]],\"n\":0,\"name\":\"r1\","
                   "\"s\":2}}}}]}\n", uuid);
-    EXPECT(!strcmp(om_client_output(w.clients[0], NULL), ds_cstr(&want)),
-           "v1 delete: %s", om_client_output(w.clients[0], NULL));
-    ds_clear(&want);
-    ds_put_format(&want, "{\"id\":null,\"method\":\"update2\",\"params\":"
+    expect_output(&w, 1, "v2 delete",
+                  "{\"id\":null,\"method\":\"update2\",\"params\":"
                   "[\"mon-1\",{\"T\":{\"%s\":{\"delete\":null}}}]}\n", uuid);
-    EXPECT(!strcmp(om_client_output(w.clients[1], NULL), ds_cstr(&want)),
-           "v2 delete: %s", om_client_output(w.clients[1], NULL));
 
     /* Initial contents for a client joining now: one row. */
     txn = om_txn_begin(w.db);
@@ -1650,13 +1669,10 @@ test_formats(void)
     om_txn_commit(txn);
     flush_all(&w);
     world_join(&w, OM_V2, 0, -1, NULL);
-    ds_clear(&want);
-    ds_put_format(&want, "{\"id\":4,\"result\":{\"T\":{\"%s\":{\"initial\":"
+    expect_output(&w, 3, "v2 initial",
+                  "{\"id\":4,\"result\":{\"T\":{\"%s\":{\"initial\":"
                   "{}}}},\"error\":null}\n", uuid);
-    EXPECT(!strcmp(om_client_output(w.clients[3], NULL), ds_cstr(&want)),
-           "v2 initial: %s", om_client_output(w.clients[3], NULL));
 
-    ds_destroy(&want);
     json_destroy(set);
     json_destroy(map);
     json_destroy(name);
@@ -1674,9 +1690,7 @@ test_reconnect(void)
     uint64_t s = 606;
 
     world_init(&w, OM_CACHE_SERIALIZED, 66);
-    for (int i = 0; i < 5; i++) {
-        world_random_txn(&w, &s);
-    }
+    world_random_txns(&w, &s, 5);
     world_join(&w, OM_V3, 0, -1, NULL);
     world_join(&w, OM_V3, 1, -1, NULL);
     for (int i = 0; i < 5; i++) {
@@ -1688,9 +1702,7 @@ test_reconnect(void)
         struct json *none = NULL;
         apply_output(&none, OM_V3, world_output(&w, c), last);
         world_leave(&w, c);
-        for (int i = 0; i < 3; i++) {
-            world_random_txn(&w, &s);
-        }
+        world_random_txns(&w, &s, 3);
         int n = world_join(&w, OM_V3, w.info[c].cond, (int) c, last);
         const char *out = om_client_output(w.clients[n], NULL);
         EXPECT(!strncmp(out, "{\"id\":", 6) && strstr(out, "\"result\":[true,")
@@ -1698,11 +1710,7 @@ test_reconnect(void)
                "reconnect reply is not 'found' changes: %.200s", out);
     }
     flush_all(&w);
-    for (size_t i = 2; i < w.n_clients; i++) {
-        struct json *rep = replay_client(&w, i);
-        compare_replica(&w, rep, w.info[i].cond, "reconnected client");
-        json_destroy(rep);
-    }
+    check_replicas(&w, "reconnected", NULL);    /* Clients 2 and 3. */
     world_destroy(&w);
     report("monitor_cond_since reconnect gets only the missed changes "
            "(found=true), replica matches");
@@ -1723,10 +1731,8 @@ big_txn(struct world *w, int n, const char *tag)
         char match[128];
         snprintf(match, sizeof match, "%s: inport == \"lsp-%d\" && "
                  "eth.src == 00:00:00:00:00:%02x", tag, i, i & 0xff);
-        const char *uuid = om_txn_insert(txn, w->tables[1]);
-        struct json *v = json_string_create(match);
-        MUST(om_txn_set(txn, w->tables[1], uuid, "match", v, NULL));
-        json_destroy(v);
+        txn_set(txn, w->tables[1], om_txn_insert(txn, w->tables[1]), "match",
+                json_string_create(match));
     }
     om_txn_commit(txn);
 }
@@ -1749,19 +1755,6 @@ compare_worlds(const struct world *a, const struct world *b,
     }
 }
 
-/* Replays every live client of 'w' and compares it with the database. */
-static void
-check_replicas(const struct world *w, const char *what)
-{
-    for (size_t i = 0; i < w->n_clients; i++) {
-        if (w->clients[i]) {
-            struct json *rep = replay_client(w, i);
-            compare_replica(w, rep, w->info[i].cond, what);
-            json_destroy(rep);
-        }
-    }
-}
-
 /* Runs 'scenario' without a cache into 'ref' and with shared
  * notifications into 'sh', and checks that every client got the same
  * bytes and that the live ones are up to date. */
@@ -1774,7 +1767,18 @@ run_unshared_and_shared(scenario_func *scenario, struct world *ref,
     scenario(ref, OM_CACHE_NONE, true);
     scenario(sh, OM_CACHE_SHARED, true);
     compare_worlds(ref, sh, what);
-    check_replicas(sh, what);
+    check_replicas(sh, what, NULL);
+}
+
+/* Whether message 'k' (from 0) of output 'b' is message 'k' of 'a'. */
+static bool
+same_message(const char *a, const char *b, int k)
+{
+    for (int i = 0; i < k; i++) {
+        a = strchr(a, '\n') + 1;
+        b = strchr(b, '\n') + 1;
+    }
+    return !strncmp(a, b, strchr(a, '\n') - a + 1);
 }
 
 /* Number of messages (lines) in 's'. */
@@ -1810,9 +1814,7 @@ test_shared_bytes(void)
         om_monitor_set_hash_collisions__(w[m].mon,
                                          ms[m] == OM_CACHE_SHARED_COND);
         s = 5;
-        for (int i = 0; i < 4; i++) {
-            world_random_txn(&w[m], &s);
-        }
+        world_random_txns(&w[m], &s, 4);
         for (int v = 0; v < OM_N_VERSIONS; v++) {
             for (int i = 0; i < N_IDS; i++) {
                 world_join_id(&w[m], v, 0, -1, NULL, ids[i]);
@@ -2000,10 +2002,8 @@ test_slow_client(void)
 
     run_unshared_and_shared(slow_scenario, &ref, &sh, "slow client");
     /* The slow client's update 1 is byte for byte the fast ones'. */
-    const char *f = world_output(&sh, 0), *sl = world_output(&sh, 2);
-    const char *f2 = strchr(f, '\n') + 1, *s2 = strchr(sl, '\n') + 1;
-    size_t len = strchr(f2, '\n') - f2 + 1;
-    EXPECT(!strncmp(f2, s2, len), "update 1 differs for the slow client");
+    EXPECT(same_message(world_output(&sh, 0), world_output(&sh, 2), 1),
+           "update 1 differs for the slow client");
     world_destroy(&ref);
     world_destroy(&sh);
     report("a slow client: its backlog counts what it is owed, it keeps "
@@ -2129,14 +2129,33 @@ test_disconnect_mid_write(void)
 
     run_unshared_and_shared(disconnect_scenario, &ref, &sh, "disconnect");
     /* S2 got update 1 as F did, though S1 and S3 let go of it. */
-    const char *f = world_output(&sh, 0), *s2 = world_output(&sh, 2);
-    const char *f1 = strchr(f, '\n') + 1, *s21 = strchr(s2, '\n') + 1;
-    EXPECT(!strncmp(f1, s21, strchr(f1, '\n') - f1 + 1),
+    EXPECT(same_message(world_output(&sh, 0), world_output(&sh, 2), 1),
            "S2's update 1 differs from F's");
     world_destroy(&ref);
     world_destroy(&sh);
     report("disconnection in the middle of a shared message: the other "
            "clients keep and finish it");
+}
+
+/* A random transaction from '*s', flushed to every client.  Returns the
+ * number of conditional compositions it made; sets '*changed' to whether it
+ * changed anything for client 'u', and adds the notifications it shared to
+ * '*shared' if nonnull. */
+static uint64_t
+groups_round(struct world *w, uint64_t *s, const struct om_client *u,
+             bool *changed, uint64_t *shared)
+{
+    struct om_counters before = *om_monitor_counters(w->mon);
+
+    world_random_txn(w, s);
+    *changed = om_client_needs_flush(u);
+    flush_all(w);
+
+    const struct om_counters *k = om_monitor_counters(w->mon);
+    if (shared) {
+        *shared += k->notifications_shared - before.notifications_shared;
+    }
+    return k->cond_compositions - before.cond_compositions;
 }
 
 /* Condition groups: clients with the same condition (up to the order and
@@ -2150,9 +2169,7 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check,
 
     world_init(w, mode, 25);
     om_monitor_set_hash_collisions__(w->mon, collide);
-    for (int i = 0; i < 10; i++) {
-        world_random_txn(w, &s);
-    }
+    world_random_txns(w, &s, 10);
     int a = world_join_id(w, OM_V2, 1, -1, NULL, "x");
     int b = world_join_id(w, OM_V2, 5, -1, NULL, "x");     /* = 1 */
     int c = world_join_id(w, OM_V2, 2, -1, NULL, "x");
@@ -2176,19 +2193,14 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check,
     uint64_t shared = 0;
     int rounds = 0;
     for (int r = 0; r < 12; r++) {
-        struct om_counters before = *om_monitor_counters(w->mon);
-        world_random_txn(w, &s);
-        bool changed = om_client_needs_flush(cl[u]);
-        flush_all(w);
-        const struct om_counters *k = om_monitor_counters(w->mon);
+        bool changed;
+        uint64_t n = groups_round(w, &s, cl[u], &changed, &shared);
         if (check && changed) {
             /* (v2, group 1), (v2, group 2), (v3, group 1), (v2, 7). */
-            EXPECT(k->cond_compositions - before.cond_compositions == 4,
-                   "round %d: %" PRIu64 " conditional compositions", r,
-                   k->cond_compositions - before.cond_compositions);
+            EXPECT(n == 4, "round %d: %" PRIu64 " conditional compositions",
+                   r, n);
             rounds++;
         }
-        shared += k->notifications_shared - before.notifications_shared;
     }
     if (check) {
         EXPECT(rounds > 5 && shared > 0,
@@ -2215,17 +2227,12 @@ groups_scenario(struct world *w, enum om_cache_mode mode, bool check,
     }
     rounds = 0;
     for (int r = 0; r < 8; r++) {
-        struct om_counters before = *om_monitor_counters(w->mon);
-        world_random_txn(w, &s);
-        bool changed = om_client_needs_flush(cl[u]);
-        flush_all(w);
-        const struct om_counters *k = om_monitor_counters(w->mon);
+        bool changed;
+        uint64_t n = groups_round(w, &s, cl[u], &changed, NULL);
         if (check && changed) {
             /* (v2, group 1), (v3, group 1), (v2, 7). */
-            EXPECT(k->cond_compositions - before.cond_compositions == 3,
-                   "after the changes, round %d: %" PRIu64
-                   " conditional compositions", r,
-                   k->cond_compositions - before.cond_compositions);
+            EXPECT(n == 3, "after the changes, round %d: %" PRIu64
+                   " conditional compositions", r, n);
             rounds++;
         }
     }
@@ -2266,7 +2273,7 @@ test_cond_groups(void)
     EXPECT(om_monitor_counters(w[1].mon)->cond_compositions
            > om_monitor_counters(w[2].mon)->cond_compositions,
            "shared-cond composed as much as shared");
-    check_replicas(&w[2], "condition groups");
+    check_replicas(&w[2], "condition groups", NULL);
     for (int m = 0; m < 4; m++) {
         world_destroy(&w[m]);
     }

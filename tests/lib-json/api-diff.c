@@ -27,6 +27,7 @@
 #include "ovsjson/shash.h"
 #include "ovsjson/uuid.h"
 #endif
+#include "feed.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,16 +337,8 @@ rows_parser(void)
     static const char *text = "{\"a\": [1, 2, {\"b\": \"c\"}], \"d\": 1e2} x";
     for (size_t step = 1; step <= 7; step += 3) {
         struct json_parser *p = json_parser_create(0);
-        size_t pos = 0, n = strlen(text);
+        size_t pos = feed_pieces(p, text, strlen(text), step);
 
-        while (pos < n && !json_parser_is_done(p)) {
-            size_t chunk = n - pos < step ? n - pos : step;
-            size_t used = json_parser_feed(p, text + pos, chunk);
-            pos += used;
-            if (used < chunk) {
-                break;
-            }
-        }
         printf("json_parser_feed by %zu: stopped at %zu, is_done %d\n",
                step, pos, json_parser_is_done(p));
         struct json *done = json_parser_finish(p);
@@ -427,17 +420,10 @@ stream_row(const char *tag, const char *text, size_t depth, size_t step,
            int flags)
 {
     struct json_parser *p = json_parser_create(flags);
-    size_t pos = 0, n = strlen(text);
+    size_t n = strlen(text);
 
     json_parser_set_member_cb(p, depth, print_member, (void *) tag);
-    while (pos < n) {
-        size_t k = step && n - pos > step ? step : n - pos;
-        size_t used = json_parser_feed(p, text + pos, k);
-        pos += used;
-        if (used < k) {
-            break;
-        }
-    }
+    size_t pos = feed_pieces(p, text, n, step);
     printf("%s: fed %zu of %zu, is_done %d\n", tag, pos, n,
            json_parser_is_done(p));
     struct json *r = json_parser_finish(p);

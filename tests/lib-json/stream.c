@@ -38,6 +38,8 @@
 #include "ovsjson/dynamic-string.h"
 #include "ovsjson/json.h"
 #include "ovsjson/shash.h"
+#include "cases.h"
+#include "feed.h"
 
 /* Allocation counter. */
 
@@ -112,28 +114,7 @@ __wrap_free(void *p)
 
 /* Cases. */
 
-static int n_passed, n_failed;
-static char why[1024];
-
-/* Records the first failure of the current case. */
-static void __attribute__((format(printf, 1, 2)))
-failed(const char *format, ...)
-{
-    va_list args;
-
-    if (!why[0]) {
-        va_start(args, format);
-        vsnprintf(why, sizeof why, format, args);
-        va_end(args);
-    }
-}
-
-static void
-begin(void)
-{
-    why[0] = '\0';
-}
-
+/* Ends the current case, named by 'format'. */
 static void __attribute__((format(printf, 1, 2)))
 end(const char *format, ...)
 {
@@ -143,14 +124,7 @@ end(const char *format, ...)
     va_start(args, format);
     vsnprintf(name, sizeof name, format, args);
     va_end(args);
-    if (why[0]) {
-        printf("FAIL %s: %s\n", name, why);
-        n_failed++;
-    } else {
-        printf("ok %s\n", name);
-        n_passed++;
-    }
-    fflush(stdout);
+    case_end(name);
 }
 
 static void *
@@ -357,17 +331,9 @@ stream_parse(const char *s, size_t n, size_t depth, size_t piece,
              struct stream_ctx *ctx)
 {
     struct json_parser *p = json_parser_create(JSPF_TRAILER);
-    size_t pos = 0;
 
     json_parser_set_member_cb(p, depth, member_cb, ctx);
-    while (pos < n) {
-        size_t k = piece && n - pos > piece ? piece : n - pos;
-        size_t used = json_parser_feed(p, s + pos, k);
-        pos += used;
-        if (used < k) {
-            break;
-        }
-    }
+    feed_pieces(p, s, n, piece);
     return json_parser_finish(p);
 }
 
@@ -405,7 +371,7 @@ put_back(struct json *tree, struct stream_ctx *ctx)
 }
 
 /* Does a streaming parse of the document and compares with 'full', the
- * normal parse.  Returns false (with why[] set) on a difference.
+ * normal parse.  Returns false (with case_why[] set) on a difference.
  *
  * 'dups': the document repeats a name in an object on the way to the
  * members, so the callback gets members that the normal parse replaced.
@@ -426,7 +392,7 @@ check_stream(const char *label, const char *s, size_t n,
     struct json *got = stream_parse(s, n, depth, piece, &ctx);
     bool ok = true;
 
-#define BAD(...) (failed(__VA_ARGS__), ok = false)
+#define BAD(...) (case_failed(__VA_ARGS__), ok = false)
     if (ref && !ref->items) {
         /* Kept by the caller: not a leak. */
         *ref = ctx.seen;
@@ -640,9 +606,9 @@ test_dir(const char *dir)
     struct dirent *de;
     DIR *d = opendir(dir);
 
-    begin();
+    case_begin();
     if (!d) {
-        failed("cannot open %s", dir);
+        case_failed("cannot open %s", dir);
         end("equality: %s", dir);
         return;
     }
@@ -658,14 +624,14 @@ test_dir(const char *dir)
     closedir(d);
     qsort(files.items, files.n, sizeof *files.items, compare_names);
 
-    for (size_t i = 0; i < files.n && !why[0]; i++) {
+    for (size_t i = 0; i < files.n && !case_why[0]; i++) {
         const char *label = strrchr(files.items[i], '/') + 1;
         size_t n;
         char *s = read_file(files.items[i], &n);
         struct json *full;
 
         if (!s) {
-            failed("cannot read %s", files.items[i]);
+            case_failed("cannot read %s", files.items[i]);
             break;
         }
         n_docs++;
@@ -829,8 +795,8 @@ test_generated(void)
     static const size_t pieces[] = { 0, 1, 13, 65536 };
     size_t n_runs = 0;
 
-    begin();
-    for (size_t i = 0; i < 12 && !why[0]; i++) {
+    case_begin();
+    for (size_t i = 0; i < 12 && !case_why[0]; i++) {
         struct doc doc;
         struct json *full;
         char label[32];
@@ -839,9 +805,9 @@ test_generated(void)
         snprintf(label, sizeof label, "generated #%zu", i);
         full = json_from_buffer(doc.text.string, doc.text.length);
         if (is_error(full)) {
-            failed("%s does not parse: %s", label, json_string(full));
+            case_failed("%s does not parse: %s", label, json_string(full));
         }
-        for (size_t depth = 1; depth <= 4 && !why[0]; depth++) {
+        for (size_t depth = 1; depth <= 4 && !case_why[0]; depth++) {
             for (size_t k = 0; k < 4; k++) {
                 for (int m = TAKE_FREE; m <= DECLINE_SOME; m++) {
                     n_runs++;
@@ -881,19 +847,19 @@ check_damaged(const char *what, const char *s, size_t n,
         size_t d = list_diff(want, &ctx.seen);
 
         if (!is_error(full)) {
-            failed("%s: the normal parser accepts it", what);
+            case_failed("%s: the normal parser accepts it", what);
         } else if (!is_error(got)
                    || strcmp(json_string(full), json_string(got))) {
             char *b = ser(got);
-            failed("%s: normal parser: %s; streaming: %.200s", what,
-                   json_string(full), b);
+            case_failed("%s: normal parser: %s; streaming: %.200s", what,
+                        json_string(full), b);
             free(b);
         } else if (d != SIZE_MAX) {
-            failed("%s: row #%zu passed: %.100s, expected %.100s (%zu and "
-                   "%zu rows)", what, d,
-                   d < ctx.seen.n ? ctx.seen.items[d] : "(none)",
-                   d < want->n ? want->items[d] : "(none)", ctx.seen.n,
-                   want->n);
+            case_failed("%s: row #%zu passed: %.100s, expected %.100s "
+                        "(%zu and %zu rows)", what, d,
+                        d < ctx.seen.n ? ctx.seen.items[d] : "(none)",
+                        d < want->n ? want->items[d] : "(none)", ctx.seen.n,
+                        want->n);
         }
         json_destroy(got);
         ctx_clear(&ctx);
@@ -910,13 +876,14 @@ test_damage(void)
     struct json *full;
     size_t n_cases = 0, n_trunc = 0;
 
-    begin();
+    case_begin();
     gen_doc(&doc, 3, 40);
     full = json_from_buffer(doc.text.string, doc.text.length);
     walk_members(full, 2, &all);
     json_destroy(full);
     if (all.n != doc.n_rows) {
-        failed("generator: %zu rows, the parse has %zu", doc.n_rows, all.n);
+        case_failed("generator: %zu rows, the parse has %zu", doc.n_rows,
+                    all.n);
     }
 
     /* A byte replaced by U+0001, an error both inside and outside
@@ -934,7 +901,7 @@ test_damage(void)
                   + doc.row_end[doc.n_rows - 1]) / 2;
     at[n_at++] = n - 2;         /* The last '}' (a newline follows). */
     at[n_at++] = n - 1;         /* The very last byte. */
-    for (size_t i = 0; i < n_at && !why[0]; i++) {
+    for (size_t i = 0; i < n_at && !case_why[0]; i++) {
         struct list want = { 0 };
         char what[64];
 
@@ -957,7 +924,7 @@ test_damage(void)
     walk_members(full, 2, &all);
     json_destroy(full);
     n = doc.text.length;
-    for (size_t len = 0; len < n && !why[0]; len++) {
+    for (size_t len = 0; len < n && !case_why[0]; len++) {
         struct list want = { 0 };
         char what[64];
 
@@ -973,8 +940,8 @@ test_damage(void)
     list_clear(&all);
     doc_destroy(&doc);
     if (n_blocks != blocks0 || live_bytes != bytes0) {
-        failed("%lld blocks, %lld bytes not freed (or freed twice)",
-               n_blocks - blocks0, live_bytes - bytes0);
+        case_failed("%lld blocks, %lld bytes not freed (or freed twice)",
+                    n_blocks - blocks0, live_bytes - bytes0);
     }
     end("damage: %zu damaged documents (first byte, middle of rows, last "
         "bytes) and %zu truncations give the normal parser's error and "
@@ -989,7 +956,7 @@ test_abort(void)
     struct doc doc;
     size_t n_cases = 0;
 
-    begin();
+    case_begin();
     gen_doc(&doc, 2, 30);
     for (size_t r = 0; r < doc.n_rows; r += 3) {
         size_t cut = (doc.row_start[r] + doc.row_end[r]) / 2;
@@ -1001,8 +968,8 @@ test_abort(void)
             json_parser_feed(p, doc.text.string, cut);
             json_parser_abort(p);
             if (ctx.n_offered != r) {
-                failed("aborted in row %zu: %zu rows offered", r,
-                       ctx.n_offered);
+                case_failed("aborted in row %zu: %zu rows offered", r,
+                            ctx.n_offered);
             }
             ctx_clear(&ctx);
             n_cases++;
@@ -1010,8 +977,8 @@ test_abort(void)
     }
     doc_destroy(&doc);
     if (n_blocks != blocks0 || live_bytes != bytes0) {
-        failed("%lld blocks, %lld bytes not freed (or freed twice)",
-               n_blocks - blocks0, live_bytes - bytes0);
+        case_failed("%lld blocks, %lld bytes not freed (or freed twice)",
+                    n_blocks - blocks0, live_bytes - bytes0);
     }
     end("ownership: %zu parsers aborted in the middle of a row free "
         "everything exactly once", n_cases);
@@ -1057,7 +1024,7 @@ parse_peak(const struct doc *doc, bool streaming, struct peak *pk)
     }
     result = json_parser_finish(p);
     if (is_error(result)) {
-        failed("generated document: %s", json_string(result));
+        case_failed("generated document: %s", json_string(result));
     }
     json_destroy(result);
     return peak_bytes - base;
@@ -1070,7 +1037,7 @@ test_peak(void)
     struct peak pk_small, pk_large, pk_full;
     long long full, stream_small, stream_large;
 
-    begin();
+    case_begin();
     rng = 1234567;
     gen_doc(&small, 5, 1000);
     rng = 7654321;
@@ -1080,18 +1047,18 @@ test_peak(void)
     stream_large = parse_peak(&large, true, &pk_large);
 
     if (pk_large.rows != large.n_rows || pk_small.rows != small.n_rows) {
-        failed("rows passed: %zu of %zu, %zu of %zu", pk_small.rows,
-               small.n_rows, pk_large.rows, large.n_rows);
+        case_failed("rows passed: %zu of %zu, %zu of %zu", pk_small.rows,
+                    small.n_rows, pk_large.rows, large.n_rows);
     } else if (stream_large > 256 * 1024) {
-        failed("streaming %zu bytes held %lld bytes at the peak (limit 256 "
-               "kB)", large.text.length, stream_large);
+        case_failed("streaming %zu bytes held %lld bytes at the peak "
+                    "(limit 256 kB)", large.text.length, stream_large);
     } else if (stream_large > stream_small + stream_small / 2) {
-        failed("the streaming peak grows with the document: %lld bytes for "
-               "%zu bytes, %lld for %zu", stream_small, small.text.length,
-               stream_large, large.text.length);
+        case_failed("the streaming peak grows with the document: %lld bytes "
+                    "for %zu bytes, %lld for %zu", stream_small,
+                    small.text.length, stream_large, large.text.length);
     } else if (stream_large * 50 > full) {
-        failed("streaming peak %lld bytes is not under 1/50 of the normal "
-               "parse's %lld", stream_large, full);
+        case_failed("streaming peak %lld bytes is not under 1/50 of the "
+                    "normal parse's %lld", stream_large, full);
     }
     end("bounded memory: streaming %.1f MB (%zu rows) holds at most %lld "
         "bytes (%.1f MB: %lld), the normal parse %.1f MB",
@@ -1114,12 +1081,11 @@ main(int argc, char *argv[])
     test_abort();
     test_peak();
 
-    begin();
+    case_begin();
     if (n_blocks != blocks0 || live_bytes != bytes0) {
-        failed("%lld blocks, %lld bytes", n_blocks - blocks0,
-               live_bytes - bytes0);
+        case_failed("%lld blocks, %lld bytes", n_blocks - blocks0,
+                    live_bytes - bytes0);
     }
     end("allocation counter back to its start");
-    printf("%d passed, %d failed\n", n_passed, n_failed);
-    return n_failed != 0;
+    return cases_summary();
 }

@@ -15,18 +15,17 @@
 #include "ovsjson/dynamic-string.h"
 #include "ovsjson/json.h"
 #include "ovsjson/uuid.h"
+#include "cases.h"
 
-static int n_passed, n_failed;
 static const char *case_name;
-static char case_why[512];
 
 /* Records the first failed check of the current case. */
 #define CHECK(COND) check__(!!(COND), #COND, __LINE__)
 static bool
 check__(bool ok, const char *what, int line)
 {
-    if (!ok && !case_why[0]) {
-        snprintf(case_why, sizeof case_why, "line %d: %s", line, what);
+    if (!ok) {
+        case_failed("line %d: %s", line, what);
     }
     return ok;
 }
@@ -35,19 +34,13 @@ static void
 begin(const char *name)
 {
     case_name = name;
-    case_why[0] = '\0';
+    case_begin();
 }
 
 static void
 end(void)
 {
-    if (case_why[0]) {
-        printf("FAIL %s: %s\n", case_name, case_why);
-        n_failed++;
-    } else {
-        printf("ok %s\n", case_name);
-        n_passed++;
-    }
+    case_end(case_name);
 }
 
 static char *
@@ -97,9 +90,8 @@ reser_is(const char *text, const char *expected)
 {
     char *s = reser(text);
     bool ok = !strcmp(s, expected);
-    if (!ok && !case_why[0]) {
-        snprintf(case_why, sizeof case_why, "%s -> %s (expected %s)",
-                 text, s, expected);
+    if (!ok) {
+        case_failed("%s -> %s (expected %s)", text, s, expected);
     }
     free(s);
     return ok;
@@ -1158,6 +1150,5 @@ main(int argc, char *argv[])
     test_numbers();
     test_errors();
     test_incremental();
-    printf("%d passed, %d failed\n", n_passed, n_failed);
-    return n_failed != 0;
+    return cases_summary();
 }
