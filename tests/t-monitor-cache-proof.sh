@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The monitor json cache tests of patches/4.0.0 can fail: proof.
+# The monitor json cache tests of patches/BASE can fail: proof.
 #
-# Builds two trees of OVS 4.0.0 (only the programs the tests need): the
-# series of patches/4.0.0, and the same plus
-# bench/monitor/before-unserialized-cache.patch, which makes the json cache
-# hold unserialized json so that every client serializes every update
-# again.  Runs the "json-cache" tests (-k json-cache) in both.  On the
+#   tests/t-monitor-cache-proof.sh [BASE]     (default 4.0.0; or 3.5.0)
+#
+# Builds two trees of OVS BASE (only the programs the tests need): the
+# series of patches/BASE, and the same plus
+# bench/monitor/before-unserialized-cache-series.patch, which makes the
+# json cache hold unserialized json so that every client serializes every
+# update again.  Runs the "json-cache" tests (-k json-cache) in both.  On the
 # series, every one must pass.  With the before patch, the test that checks
 # the member order of the updates on the wire must fail, and with the
 # fan-out series, the test of shared notifications (only serialized updates
@@ -22,14 +24,17 @@ export TOP
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
-BASE=4.0.0
+BASE=${1:-4.0.0}
+is_supported_base "$BASE" || die "unsupported base '$BASE' (have: $SUPPORTED_BASES)"
 # The tests that must fail with the before patch, where the series has them.
 BEFORE_FAILS=(
     "monitor json cache - notifications serialized once per set of bytes"
     "monitor json cache - updates are serialized once, in sorted order"
     "monitor json cache - conditional clients with equal conditions"
 )
-BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache-$BASE.patch"
+# Over the series (bench monitor's "before" is stock plus
+# before-unserialized-cache.patch).
+BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache-series.patch"
 # The testsuite refuses to start without ovs-vswitchd and ovs-vsctl
 # (AT_TESTED in tests/ovs-macros.at).
 export BENCH_MAKE_TARGETS="ovsdb/ovsdb-server ovsdb/ovsdb-client ovsdb/ovsdb-tool utilities/ovs-appctl utilities/ovs-vsctl vswitchd/ovs-vswitchd tests/testsuite"
