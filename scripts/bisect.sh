@@ -75,6 +75,7 @@ kind=bisect
 base=$base
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 series=$(git -C "$BUILD/ovs-$base" rev-parse "${BRANCH_PREFIX:-ovs-json-perf}/$base")
+$(series_fields "$BUILD/ovs-$base" "$base" "${BRANCH_PREFIX:-ovs-json-perf}/$base")
 commits_built=$BISECT_BUILT
 result=$([ $rc -eq 0 ] && echo pass || echo FAIL)
 check=make check TESTSUITEFLAGS=-k json at each commit, --enable-Werror
