@@ -31,6 +31,19 @@ series_patches() {
     sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$PATCHES/$1/series"
 }
 
+# series_fields GITDIR BASE [REV]: the "patches=" and "patched_tree=" lines
+# of a result file for REV (default HEAD) of GITDIR: how many commits it
+# carries on base/BASE, and its git tree hash (the same files give the same
+# hash on any machine).  The report compares the count with the series.
+# Nothing for a directory without those commits.
+series_fields() {
+    local rev=${3:-HEAD} n t
+    n=$(git -C "$1" rev-list --count "base/$2..$rev" 2>/dev/null) || return 0
+    t=$(git -C "$1" rev-parse "$rev^{tree}" 2>/dev/null) || return 0
+    echo "patches=$n"
+    echo "patched_tree=$t"
+}
+
 # Debian's packaging files that the base commit stops tracking
 # (scripts/fetch.sh): Debian's changelog replaces upstream's, and one of its
 # entries trips OVS's check-echo-n.  The build still needs it

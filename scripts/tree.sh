@@ -157,19 +157,6 @@ series_to_apply() {
     done
 }
 
-# series_fields GITDIR BASE [REV]: the "patches=" and "patched_tree=" lines
-# of a result file for REV (default HEAD) of GITDIR: how many commits it
-# carries on base/BASE, and its git tree hash (the same files give the same
-# hash on any machine).  The report compares the count with the series.
-# Nothing for a directory without those commits.
-series_fields() {
-    local rev=${3:-HEAD} n t
-    n=$(git -C "$1" rev-list --count "base/$2..$rev" 2>/dev/null) || return 0
-    t=$(git -C "$1" rev-parse "$rev^{tree}" 2>/dev/null) || return 0
-    echo "patches=$n"
-    echo "patched_tree=$t"
-}
-
 # One hash of the patch files' names and contents.
 series_digest() {
     local p
