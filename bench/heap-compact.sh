@@ -22,13 +22,6 @@ heap_need_bins ovsdb-tool ovsdb-server ovs-appctl
 command -v heaptrack >/dev/null || die "heaptrack is not installed"
 [ -x /usr/bin/time ] || die "/usr/bin/time is not installed (Debian: time)"
 
-# heap_peak FILE: heaptrack's peak heap, in bytes, from its data FILE.
-heap_peak() {
-    heaptrack_print -f "$1" --print-peaks 0 --print-allocators 0 \
-        --print-temporary 0 --print-leaks 0 -M "$RUN/massif.out" 2>/dev/null |
-        sed -n 's/^peak heap memory consumption: //p'
-}
-
 tool_compact() {
     mkdir "$RUN/tool"
     cp "$DB" "$RUN/tool/db"
@@ -65,17 +58,7 @@ server_compact() {
     local data
     data=$(ls "$RUN"/srv/ht.*)
     echo "ovsdb-server load + compaction: peak heap $(heap_peak "$data")"
-    # The massif snapshots are in time order: the heap plateau after the
-    # load is the most frequent value before the compaction; the maximum
-    # after the first snapshot of that plateau is the compaction's peak.
-    grep '^mem_heap_B=' "$RUN/massif.out" | cut -d= -f2 >"$RUN/srv/heap"
-    local plateau
-    plateau=$(sort "$RUN/srv/heap" | uniq -c | sort -n | tail -n1 |
-              awk '{print $2}')
-    echo "ovsdb-server: live heap after load $plateau B, peak heap of the" \
-         "compaction $(awk -v p="$plateau" '$1 == p { seen = 1 }
-                       seen && $1 > m { m = $1 } END { print m + 0 }' \
-                       "$RUN/srv/heap") B"
+    compaction_heap ovsdb-server
 }
 
 {

@@ -56,3 +56,25 @@ server_stop() {
 vm_status() {
     sed -n "s/^$2:[[:space:]]*//p" "/proc/$1/status"
 }
+
+# heap_peak FILE: heaptrack's peak heap, from its data FILE; also writes
+# heaptrack's massif output to RUN/massif.out, for compaction_heap.
+heap_peak() {
+    heaptrack_print -f "$1" --print-peaks 0 --print-allocators 0 \
+        --print-temporary 0 --print-leaks 0 -M "$RUN/massif.out" 2>/dev/null |
+        sed -n 's/^peak heap memory consumption: //p'
+}
+
+# compaction_heap LABEL: from RUN/massif.out of a load then a compaction,
+# "LABEL: live heap after load N B, peak heap of the compaction M B".  The
+# massif snapshots are in time order: the heap plateau after the load is
+# the most frequent value; the maximum after the first snapshot of that
+# plateau is the compaction's peak.
+compaction_heap() {
+    local heap="$RUN/heap" plateau
+    grep '^mem_heap_B=' "$RUN/massif.out" | cut -d= -f2 >"$heap"
+    plateau=$(sort "$heap" | uniq -c | sort -n | tail -n1 | awk '{print $2}')
+    echo "$1: live heap after load $plateau B, peak heap of the compaction" \
+         "$(awk -v p="$plateau" '$1 == p { seen = 1 }
+                seen && $1 > m { m = $1 } END { print m + 0 }' "$heap") B"
+}
