@@ -289,8 +289,10 @@ report_rows() {
         ;;
     valgrind)
         echo "valgrind: tests run / failed|$(val tests_run) / $(val tests_failed)"
+        echo "valgrind: of them also failing on stock|$(val tests_failed_on_stock_too)"
         echo "valgrind: errors, definite leaks|$(val valgrind_errors), $(val definite_leak_records)"
         echo "valgrind: findings not on stock|$(val findings_not_on_stock)"
+        echo "valgrind: result|$(val result)"
         echo "valgrind: selection|$(val selection)"
         ;;
     fuzz|fuzz-longest)
