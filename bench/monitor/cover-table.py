@@ -3,12 +3,13 @@
 
 Usage: cover-table.py RESULT.json
 
-Prints, in at most 72 columns, one line per number of clients: the median
-server CPU per transaction (ms) of stock, patched and control, the paired
-ratio patched/stock (median and range of the runs), the median peak server
-RSS of stock and patched (MB), and the median number of fds the main loop
-registered with poll() per client and transaction for stock and patched
-(about its passes per transaction).  Every figure comes from RESULT.json
+Prints, in at most 72 columns, two tables with one line per number of
+clients.  The first: the median server CPU per transaction (ms) of stock,
+patched and control, the paired ratio patched/stock (median and range of
+the runs), and the median peak server RSS of stock and patched (MB).  The
+second: the median number of fds the main loop registered with poll() per
+client and transaction for stock and patched (about its passes per
+transaction).  Every figure comes from RESULT.json
 (its "sweep" statistics and its "sweep_runs")."""
 
 import json
@@ -66,6 +67,7 @@ def main():
         n = p["clients"]
         print("%7d %9s %8s" % (n, passes(runs, "stock", n, txns),
                                 passes(runs, "patched", n, txns)))
+
 
 if __name__ == "__main__":
     main()
