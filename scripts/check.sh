@@ -263,6 +263,13 @@ check_show_summary() {
     stage "check: result in $SUMMARY (logs in $LOGS)"
 }
 
+# san_result FINDINGS: the result of a sanitizer run with FINDINGS
+# reports, "pass" or "FAIL".  Any report fails it; a failed test fails it
+# unless it fails on stock too (FAILED_NOT_ON_STOCK, san_stock).
+san_result() {
+    if [ "$1" -ne 0 ] || [ "$FAILED_NOT_ON_STOCK" -ne 0 ]; then echo FAIL; else echo pass; fi
+}
+
 # check_sanitize: build TREE (patched) with ASan and UBSan in WORK, run
 # the selection, record bench/results/sanitize-BASE-STAMP.summary.
 check_sanitize() {
@@ -277,8 +284,11 @@ check_sanitize() {
     ASAN_OPTIONS=$SAN_ASAN_OPTIONS check_run_suite "$WORK" check \
         "-d -j$(nproc) $sel" suite san_collect
     findings=$(awk '{ n += $(NF - 1) } END { print n + 0 }' "$LOGS/findings.txt")
-    local result=pass
-    if [ "$findings" -ne 0 ] || [ "$RUN_FAILED" -ne 0 ]; then result=FAIL; rc=1; fi
+    FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=0 STOCK_RUNS_DONE=0
+    [ "$RUN_FAILED" -eq 0 ] || san_stock "$cc"
+    local result
+    result=$(san_result "$findings")
+    [ "$result" = pass ] || rc=1
     cat >"$SUMMARY" <<EOF
 $(check_summary_head sanitize)
 $(check_series_fields)
@@ -287,6 +297,8 @@ cflags=$SAN_CFLAGS
 asan_options=$SAN_ASAN_OPTIONS (plus tests/atlocal's)
 selection=$sel
 $(check_summary_runs)
+tests_failed_on_stock_too=$FAILED_ON_STOCK
+stock_runs_of_failed_tests=$STOCK_RUNS_DONE
 sanitizer_findings=$findings
 result=$result
 logs=${LOGS#"$TOP"/}
@@ -297,7 +309,7 @@ EOF
         grep -hE "$SAN_REPORT_RE|^ +#[0-9]+ " "$LOGS"/reports/* 2>/dev/null | awk 'NR <= 30 { print "  | " $0 }'
     fi
     check_show_summary
-    [ $rc -eq 0 ] || die "check --sanitize: $RUN_FAILED failed tests, $findings sanitizer reports (see $LOGS)"
+    [ $rc -eq 0 ] || die "check --sanitize: $FAILED_NOT_ON_STOCK tests failed on patched only, $findings sanitizer reports (see $LOGS)"
     stage "check --sanitize: passed, no sanitizer report"
 }
 
@@ -498,6 +510,117 @@ EOF
     stage "check --valgrind: passed"
 }
 
+# Stock comparison of what a checker found on patched: the same tests,
+# by file and title, on stock BASE built the same way.
+
+# STOCK_RERUNS: how many times san_stock runs on stock the tests that
+# failed twice on patched.  A timing test that fails now and then may pass
+# once on stock; one failure in these runs marks it as failing on stock
+# too.  A test that the series breaks fails on patched and passes every
+# stock run.
+STOCK_RERUNS=${STOCK_RERUNS:-3}
+
+# stock_worktree KIND CC CFLAGS: STOCK_TREE, a worktree of base/BASE in
+# build/check/KIND-stock-BASE, configured and built with CC and CFLAGS.
+# Returns 1 if WORK has no base/BASE (a tree given with --ovs-src).
+stock_worktree() {
+    local kind=$1 cc=$2 cflags=$3
+    STOCK_TREE="$BUILD/check/$kind-stock-$SERIES_BASE"
+    git -C "$WORK" rev-parse -q --verify "base/$SERIES_BASE" >/dev/null || return 1
+    if [ ! -e "$STOCK_TREE/.git" ]; then
+        git -C "$WORK" worktree prune
+        run git -C "$WORK" worktree add -f --detach "$STOCK_TREE" "base/$SERIES_BASE" ||
+            die "cannot make a stock worktree in $STOCK_TREE"
+    fi
+    git -C "$STOCK_TREE" checkout -q -f --detach "base/$SERIES_BASE"
+    restore_packaging "$TREE" "$STOCK_TREE" "$SERIES_BASE" 2>/dev/null || true
+    check_configure "$STOCK_TREE" "$cc" "$cflags"
+}
+
+# stock_map_tests NUMBER...: the stock numbers of the patched tests
+# NUMBER, found by file and title (the series adds tests, which
+# renumbers stock's), in STOCK_NUMS and as "PATCHED<TAB>STOCK<TAB>KEY"
+# lines in LOGS/stock-map.txt.  A test that stock has not is left out.
+stock_map_tests() {
+    local keys skeys t k n
+    keys=$(regress_key_lines "$WORK")
+    skeys=$(regress_key_lines "$STOCK_TREE")
+    : >"$LOGS/stock-map.txt"
+    STOCK_NUMS=()
+    for t in "$@"; do
+        k=$(awk -F'\t' -v n="$((10#$t))" '$1 == n { print $2; exit }' <<<"$keys")
+        n=$(awk -F'\t' -v k="$k" '$2 == k { print $1; exit }' <<<"$skeys")
+        if [ -n "$k" ] && [ -n "$n" ]; then
+            STOCK_NUMS+=("$n")
+            printf '%s\t%s\t%s\n' "$((10#$t))" "$n" "$k" >>"$LOGS/stock-map.txt"
+        fi
+    done
+}
+
+# stock_failed_verdicts OUT...: for each test of RUN_FAILED_TESTS
+# (patched numbers), whether it fails on stock too: the testsuite output
+# of at least one stock run in OUT shows its stock test (LOGS/
+# stock-map.txt) as FAILED.  Only a failure an output shows counts: a
+# test that stock has not, or that no output shows failing, fails on
+# patched only.  Sets FAILED_ON_STOCK and FAILED_NOT_ON_STOCK, and says
+# which test is which in LOGS/stock-compare.txt.
+stock_failed_verdicts() {
+    local pt st out hits
+    FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=0
+    for pt in "${RUN_FAILED_TESTS[@]}"; do
+        st=$(awk -F'\t' -v t="$((10#$pt))" '$1 == t { print $2; exit }' "$LOGS/stock-map.txt")
+        hits=0
+        if [ -n "$st" ]; then
+            for out in "$@"; do
+                if grep -qx "$st" <<<"$(suite_failed "$out" 2>/dev/null)"; then
+                    hits=$((hits + 1))
+                fi
+            done
+        fi
+        if [ "$hits" -gt 0 ]; then
+            FAILED_ON_STOCK=$((FAILED_ON_STOCK + 1))
+            echo "test $((10#$pt)) fails on stock too (stock test $st, failed in $hits of $# stock runs)"
+        elif [ -n "$st" ]; then
+            FAILED_NOT_ON_STOCK=$((FAILED_NOT_ON_STOCK + 1))
+            echo "test $((10#$pt)) fails on patched only (stock test $st did not fail in $# stock runs)"
+        else
+            FAILED_NOT_ON_STOCK=$((FAILED_NOT_ON_STOCK + 1))
+            echo "test $((10#$pt)) fails on patched only (stock has no such test)"
+        fi
+    done >>"$LOGS/stock-compare.txt"
+}
+
+# san_stock CC: the tests that failed twice on patched, run on stock BASE
+# built the same way (CC, SAN_CFLAGS, the same ASAN_OPTIONS), one at a
+# time as patched's rerun ran them, STOCK_RERUNS times.  Sets
+# FAILED_ON_STOCK, FAILED_NOT_ON_STOCK and STOCK_RUNS_DONE;
+# LOGS/stock-compare.txt says which test is which.
+san_stock() {
+    local cc=$1 i outs=()
+    STOCK_RUNS_DONE=0
+    : >"$LOGS/stock-compare.txt"
+    if ! stock_worktree sanitize "$cc" "$SAN_CFLAGS"; then
+        FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=$RUN_FAILED
+        echo "no stock base/$SERIES_BASE to compare with: every failed test counts" | tee -a "$LOGS/stock-compare.txt"
+        return 0
+    fi
+    stock_map_tests "${RUN_FAILED_TESTS[@]}"
+    mkdir -p "$LOGS/stock"
+    if [ ${#STOCK_NUMS[@]} -gt 0 ]; then
+        for ((i = 1; i <= STOCK_RERUNS; i++)); do
+            stage "check: stock $SERIES_BASE, run $i of $STOCK_RERUNS of the tests that failed twice: ${STOCK_NUMS[*]}"
+            rm -rf "$STOCK_TREE/tests/testsuite.dir"
+            (cd "$STOCK_TREE" && ASAN_OPTIONS=$SAN_ASAN_OPTIONS make check TESTSUITEFLAGS="${STOCK_NUMS[*]}") \
+                >"$LOGS/stock/suite.$i.out" 2>&1 || true
+            cat "$LOGS/stock/suite.$i.out" >>"$LOG"
+            outs+=("$LOGS/stock/suite.$i.out")
+            STOCK_RUNS_DONE=$i
+        done
+    fi
+    stock_failed_verdicts "${outs[@]}"
+    sed 's/^/  /' "$LOGS/stock-compare.txt"
+}
+
 # vg_stock: the patched tests with findings, or that failed twice, run
 # by title on stock BASE with check-valgrind.  A memory error is on stock
 # too if stock shows the same signature in those tests, a definite leak if
@@ -506,50 +629,32 @@ EOF
 # FAILED_ON_STOCK and FAILED_NOT_ON_STOCK (tests); LOGS/stock-compare.txt
 # says which is which.
 vg_stock() {
-    local stock="$BUILD/check/valgrind-stock-$SERIES_BASE" t keys skeys nums=() k n
     local plogs="$LOGS" slogs="$LOGS/stock" pt st sig f
     STOCK_SAME=0 STOCK_NEW=0 FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=0
     : >"$LOGS/stock-compare.txt"
-    if ! git -C "$WORK" rev-parse -q --verify "base/$SERIES_BASE" >/dev/null; then
+    if ! stock_worktree valgrind "ccache $OVS_GCC" "-g -O2"; then
         STOCK_NEW=$(($(wc -l <"$LOGS/leaks.txt") + $(awk -F'\t' '{ n += $3 } END { print n + 0 }' "$LOGS/findings.txt")))
         FAILED_NOT_ON_STOCK=$RUN_FAILED
         echo "no stock base/$SERIES_BASE to compare with: every finding counts" | tee -a "$LOGS/stock-compare.txt"
         return 0
     fi
-    if [ ! -e "$stock/.git" ]; then
-        git -C "$WORK" worktree prune
-        run git -C "$WORK" worktree add -f --detach "$stock" "base/$SERIES_BASE" ||
-            die "cannot make a stock worktree in $stock"
-    fi
-    git -C "$stock" checkout -q -f --detach "base/$SERIES_BASE"
-    restore_packaging "$TREE" "$stock" "$SERIES_BASE" 2>/dev/null || true
-    check_configure "$stock" "ccache $OVS_GCC" "-g -O2"
-    keys=$(regress_key_lines "$WORK")
-    skeys=$(regress_key_lines "$stock")
-    : >"$LOGS/stock-map.txt"
-    while read -r t; do
-        [ -n "$t" ] || continue
-        k=$(awk -F'\t' -v n="$((10#$t))" '$1 == n { print $2; exit }' <<<"$keys")
-        n=$(awk -F'\t' -v k="$k" '$2 == k { print $1; exit }' <<<"$skeys")
-        if [ -n "$n" ]; then
-            nums+=("$n")
-            printf '%s\t%s\t%s\n' "$((10#$t))" "$n" "$k" >>"$LOGS/stock-map.txt"
-        fi
-    done < <({ cut -f1 "$LOGS/findings.txt"; printf '%s\n' "${RUN_FAILED_TESTS[@]}"; } | sed '/^$/d' | sort -un)
+    local tests=()
+    mapfile -t tests < <({ cut -f1 "$LOGS/findings.txt"; printf '%s\n' "${RUN_FAILED_TESTS[@]}"; } | sed '/^$/d' | sort -un)
+    stock_map_tests "${tests[@]}"
     mkdir -p "$slogs"
     : >"$slogs/leaks.txt"
     : >"$slogs/findings.txt"
     : >"$slogs/error-sigs.txt"
     : >"$slogs/suite.out"
-    if [ ${#nums[@]} -gt 0 ]; then
-        stage "check: ${#nums[@]} of those tests on stock $SERIES_BASE: ${nums[*]}"
-        rm -rf "$stock/tests/testsuite.dir"
-        (cd "$stock" && make check-valgrind TESTSUITEFLAGS="-j$(nproc) ${nums[*]}") >"$slogs/suite.out" 2>&1 || true
+    if [ ${#STOCK_NUMS[@]} -gt 0 ]; then
+        stage "check: ${#STOCK_NUMS[@]} of those tests on stock $SERIES_BASE: ${STOCK_NUMS[*]}"
+        rm -rf "$STOCK_TREE/tests/testsuite.dir"
+        (cd "$STOCK_TREE" && make check-valgrind TESTSUITEFLAGS="-j$(nproc) ${STOCK_NUMS[*]}") >"$slogs/suite.out" 2>&1 || true
         cat "$slogs/suite.out" >>"$LOG"
         LOGS=$slogs
-        vg_scan "$stock/tests/testsuite.dir" >"$LOGS/findings.txt"
+        vg_scan "$STOCK_TREE/tests/testsuite.dir" >"$LOGS/findings.txt"
         LOGS=$plogs
-        mapfile -t f < <(find "$stock/tests/testsuite.dir" -name 'valgrind.*')
+        mapfile -t f < <(find "$STOCK_TREE/tests/testsuite.dir" -name 'valgrind.*')
         [ ${#f[@]} -eq 0 ] || vg_error_sigs "${f[@]}" | sort -u >"$slogs/error-sigs.txt"
     fi
     # Memory errors, by signature.
@@ -573,16 +678,7 @@ vg_stock() {
         fi
     done <"$LOGS/leaks.txt" >>"$LOGS/stock-compare.txt"
     # Failed tests.
-    for pt in "${RUN_FAILED_TESTS[@]}"; do
-        st=$(awk -F'\t' -v t="$pt" '$1 == t { print $2; exit }' "$LOGS/stock-map.txt")
-        if [ -n "$st" ] && ! suite_passed "$slogs/suite.out" "$st"; then
-            FAILED_ON_STOCK=$((FAILED_ON_STOCK + 1))
-            echo "test $pt fails on stock too (stock test $st)"
-        else
-            FAILED_NOT_ON_STOCK=$((FAILED_NOT_ON_STOCK + 1))
-            echo "test $pt fails on patched only"
-        fi
-    done >>"$LOGS/stock-compare.txt"
+    stock_failed_verdicts "$slogs/suite.out"
     STOCK_SAME=$(grep -c 'also on stock' "$LOGS/stock-compare.txt" || true)
     STOCK_NEW=$(grep -c 'NOT on stock' "$LOGS/stock-compare.txt" || true)
     sed 's/^/  /' "$LOGS/stock-compare.txt"

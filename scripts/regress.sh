@@ -284,7 +284,9 @@ report_rows() {
         ;;
     sanitize)
         echo "ASan+UBSan: tests run / failed|$(val tests_run) / $(val tests_failed)"
+        echo "ASan+UBSan: of them also failing on stock|$(val tests_failed_on_stock_too)"
         echo "ASan+UBSan: sanitizer findings|$(val sanitizer_findings)"
+        echo "ASan+UBSan: result|$(val result)"
         echo "ASan+UBSan: selection|$(val selection)"
         ;;
     valgrind)

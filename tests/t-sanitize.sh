@@ -5,7 +5,8 @@
 # 2. The parsers on canned reports: an ASan heap overflow, a LeakSanitizer
 #    report, UBSan runtime errors, an autotest testsuite.dir with a
 #    sanitizers.PID file, a testsuite's output, and a valgrind log with errors
-#    and a definite leak attributed to its file.
+#    and a definite leak attributed to its file.  The verdict on a test
+#    that failed twice: on stock too, or on patched only.
 # 3. The --ovs-src copy leaves the user's tree exactly as it was.
 # 4. The real thing on the patched default base, a selection that fits CI:
 #    check --sanitize -- -k json -k monitor (ASan+UBSan, clang), with a
@@ -193,6 +194,37 @@ EOF
     fi
 }
 
+# A test that failed twice on patched counts against the series unless a
+# stock run shows it failing too (san_stock, vg_stock).
+stock_cases() {
+    LOGS="$S/stock-logs"
+    mkdir -p "$LOGS"
+    # Patched 634 is stock 600, patched 1643 stock 1610; 2000 is the
+    # series' own test.  Stock run 1 passes both, run 2 fails 600, run 3
+    # was cut short and shows neither.
+    printf '634\t600\tjson.at: a\n1643\t1610\tovsdb-idl.at: b\n' >"$LOGS/stock-map.txt"
+    printf '600: a ok\n1610: b ok\n' >"$S/stock.1.out"
+    printf '600: a FAILED (json.at:5)\n1610: b ok\n' >"$S/stock.2.out"
+    : >"$S/stock.3.out"
+    : >"$LOGS/stock-compare.txt"
+    RUN_FAILED_TESTS=(0634 1643 2000)
+    stock_failed_verdicts "$S/stock.1.out" "$S/stock.2.out" "$S/stock.3.out"
+    expect "stock_failed_verdicts: one failure in 3 stock runs is on stock too, a pass or no run is not" \
+        "$FAILED_ON_STOCK $FAILED_NOT_ON_STOCK $(grep -c 'patched only' "$LOGS/stock-compare.txt")" "1 2 2"
+    expect "stock_failed_verdicts: says which test failed on stock, in how many runs" \
+        "$(head -n1 "$LOGS/stock-compare.txt")" "test 634 fails on stock too (stock test 600, failed in 1 of 3 stock runs)"
+    : >"$LOGS/stock-compare.txt"
+    RUN_FAILED_TESTS=(634)
+    stock_failed_verdicts
+    expect "stock_failed_verdicts: no stock run at all is a failure on patched only" \
+        "$FAILED_ON_STOCK $FAILED_NOT_ON_STOCK" "0 1"
+    FAILED_NOT_ON_STOCK=0
+    expect "san_result: no report, every failure also on stock: pass" "$(san_result 0)" pass
+    expect "san_result: a sanitizer report fails the run" "$(san_result 1)" FAIL
+    FAILED_NOT_ON_STOCK=1
+    expect "san_result: a test failing on patched only fails the run" "$(san_result 0)" FAIL
+}
+
 # The copy that --ovs-src builds in: the user's tree, untouched, its
 # uncommitted and untracked files copied, its deleted files not.
 snapshot_cases() {
@@ -274,6 +306,7 @@ real_case() {
 
 input_cases
 parser_cases
+stock_cases
 snapshot_cases
 plain_snapshot_case
 real_case
