@@ -197,6 +197,35 @@ else
     fail bytes-equal-across-builds "results JSON does not show equal bytes"
 fi
 
+# The server's coverage counters per run: the passes of the main loop and
+# the sessions that they ran and waited for, which only patched has, and
+# the fds registered, which stock and patched have; the table of them per
+# transaction.
+if "$PY" - "$RES" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+keys = ("server_poll_passes", "server_sessions_run", "server_sessions_waited")
+for x in r["runs"]:
+    if x["name"].startswith("main-patched-"):
+        assert all(x[k] > 0 for k in keys + ("server_poll_nodes",)), x
+        assert x["server_sessions_waited"] >= 8 * 2, x
+    elif x["name"].startswith("main-stock-"):
+        assert x["server_poll_nodes"] > 0, x
+        assert not any(k in x for k in keys), x
+EOF
+then
+    ok coverage-counters
+else
+    fail coverage-counters "results lack the server's coverage counters"
+fi
+if grep -q "^Per transaction, from the server's coverage counters" "$OUT" &&
+        grep -Eq '^  Patched +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$OUT" &&
+        grep -Eq '^  Stock +- +- +-$' "$OUT"; then
+    ok report-counters
+else
+    fail report-counters "missing or malformed table of counters per transaction"
+fi
+
 # The runs alternate: forward in run 1, backward in run 2.
 order=$(sed -n 's/^\[[0-9:]*\] run \([0-9]\)\/2: \([a-z]*\),.*/\1\2/p' "$OUT" | tr '\n' ' ')
 if [ "$order" = "1before 1stock 1patched 1control 2control 2patched 2stock 2before " ]; then
