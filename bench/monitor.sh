@@ -190,6 +190,12 @@ median() {
               else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# per_txn COUNT: COUNT (a median over the runs) per transaction of the
+# workload, or "-" if no run had it.
+per_txn() {
+    awk -v x="$1" -v k="$TXNS" 'BEGIN { if (x == "nan" || x == "") print "-"; else printf "%.1f", x / k }'
+}
+
 # Change in percent from A to B (negative: B is lower).
 change() {
     awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%+.1f", (b - a) * 100 / a; else print "n/a" }'
@@ -474,15 +480,35 @@ capture_for() {
     CAPTURES[$k]=1
 }
 
+# Coverage counters of the server read before and after the workload, and
+# the key of each in the results: poll_create_node, the fds that the main
+# loop registered (with poll(), or with a poll waiter), about the sessions
+# times the passes before the patch that waits only for some sessions; the
+# passes of the main loop (poll_block() calls), the sessions that they ran
+# and waited for, and the changes to the fds of poll waiters (epoll_ctl()
+# calls), where the server has these counters (patched 4.0.0).
+COUNTERS=(poll_create_node:server_poll_nodes poll_pass:server_poll_passes
+          jsonrpc_session_visited:server_sessions_run
+          jsonrpc_session_waited:server_sessions_waited
+          poll_waiter_fd_changed:server_poll_fd_changes)
+
+# read_counters APPCTL CTL: the values of COUNTERS, "-" for each one that
+# the server does not have.
+read_counters() {
+    local c
+    for c in "${COUNTERS[@]}"; do
+        "$1" -t "$2" coverage/read-counter "${c%%:*}" 2>/dev/null || echo -
+    done
+}
+
 # load_run VARIANT DIR CLIENTS TXNS NAME: runs the load client against the
 # server.  Between the initial contents and the workload (the load client's
-# --gate), it reads the server's poll_create_node coverage counter, and
-# again after the workload: "server_poll_nodes" in the results, the number
-# of fds the main loop registered with poll() during the workload, about
-# the number of sessions times the passes of the main loop.  With --perf,
-# it records the server during the workload only.
+# --gate), it reads the server's COUNTERS, and again after the workload, and
+# writes their differences to the results.  With --perf, it records the
+# server during the workload only.
 load_run() {
-    local v=$1 d=$2 n=$3 k=$4 name=$5 load_pid perf_pid= rc=0 i nodes0 nodes1
+    local v=$1 d=$2 n=$3 k=$4 name=$5 load_pid perf_pid= rc=0 i
+    local counters0=() counters1=()
     local gate="$d/gate" appctl="${TREE[$v]:-}/utilities/ovs-appctl" cond=()
     shift 5
     rm -f "$gate"
@@ -498,7 +524,7 @@ load_run() {
         kill -0 "$load_pid" 2>/dev/null || break
         sleep 0.01
     done
-    nodes0=$("$appctl" -t "$d/ctl" coverage/read-counter poll_create_node 2>/dev/null || echo -)
+    mapfile -t counters0 < <(read_counters "$appctl" "$d/ctl")
     if [ "$PERF" = 1 ] && [ "$v" != control ]; then
         perf record -q --call-graph dwarf,16384 -F 1999 -p "$SERVER_PID" \
             -o "$RESDIR/$name.perf" >>"$LOG" 2>&1 &
@@ -511,9 +537,13 @@ load_run() {
         kill -INT "$perf_pid" 2>/dev/null || true
         wait "$perf_pid" || true
     fi
-    nodes1=$("$appctl" -t "$d/ctl" coverage/read-counter poll_create_node 2>/dev/null || echo -)
-    if [ "$rc" = 0 ] && [ "$nodes0" != - ] && [ "$nodes1" != - ]; then
-        echo "server_poll_nodes $((nodes1 - nodes0))" >>"$RESDIR/$name.txt"
+    mapfile -t counters1 < <(read_counters "$appctl" "$d/ctl")
+    if [ "$rc" = 0 ]; then
+        for i in "${!COUNTERS[@]}"; do
+            if [ "${counters0[$i]:--}" != - ] && [ "${counters1[$i]:--}" != - ]; then
+                echo "${COUNTERS[$i]#*:} $((counters1[i] - counters0[i]))" >>"$RESDIR/$name.txt"
+            fi
+        done
     fi
     return "$rc"
 }
@@ -665,9 +695,9 @@ REF_HASH=$(get "main-$FIRST-1" bytes_hash)
 stage "bytes delivered: $REF_BYTES per client in every build and run, the same bytes up to the order of object members; exactly the same in every run of a build$([ -z "${SEEN[control]:-}" ] || [ -z "${SEEN[stock]:-}" ] || echo ", in control and stock")$([ "$EXACT_PATCHED" != true ] || echo ", in patched and stock")$([ -z "$EXACT_PATCHED" ] || [ "$EXACT_PATCHED" = true ] || echo "; patched's $EXACT_PATCHED differ from stock's in the order of members")"
 
 # Per-variant medians and pooled poll intervals.
-declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS NODES
+declare -A CPU WALL FAN95 FANMED INIT_CPU POLLS RSS NODES PASSES SRUN SWAITED
 for v in "${VARIANTS[@]}"; do
-    a=() w=() f=() f9=() ic=() rs=() pn=()
+    a=() w=() f=() f9=() ic=() rs=() pn=() pp=() sr=() sw=()
     POLLS[$v]=
     for r in $(seq 1 "$RUNS"); do
         a+=("$(get "main-$v-$r" server_cpu_s)")
@@ -677,6 +707,9 @@ for v in "${VARIANTS[@]}"; do
         ic+=("$(get "main-$v-$r" init_server_cpu_s)")
         rs+=("$(get "main-$v-$r" server_peak_rss_kb)")
         pn+=("$(get "main-$v-$r" server_poll_nodes)")
+        pp+=("$(get "main-$v-$r" server_poll_passes)")
+        sr+=("$(get "main-$v-$r" server_sessions_run)")
+        sw+=("$(get "main-$v-$r" server_sessions_waited)")
         POLLS[$v]+=" $(get "main-$v-$r" poll_intervals)"
     done
     CPU[$v]=$(median "${a[@]}")
@@ -686,6 +719,9 @@ for v in "${VARIANTS[@]}"; do
     INIT_CPU[$v]=$(median "${ic[@]}")
     RSS[$v]=$(median "${rs[@]}")
     NODES[$v]=$(median "${pn[@]}")
+    PASSES[$v]=$(median "${pp[@]}")
+    SRUN[$v]=$(median "${sr[@]}")
+    SWAITED[$v]=$(median "${sw[@]}")
 done
 
 # poll_stats MS...: count min max median mean p95 (linear interpolation).
@@ -773,6 +809,15 @@ report() {
     echo "of the main loop per transaction:"
     for v in "${VARIANTS[@]}"; do
         printf '  %-7s %10s\n' "$(label "$v")" "$(awk -v x="${NODES[$v]}" -v n="$CLIENTS" -v k="$TXNS" 'BEGIN { if (x == "nan" || x == "") print "-"; else printf "%.1f", x / n / k }')"
+    done
+    echo
+    echo "Per transaction, from the server's coverage counters (medians; \"-\""
+    echo "where the server lacks the counter): passes of the main loop, sessions"
+    echo "that they ran and sessions that they waited for:"
+    printf '  %-7s %10s %12s %15s\n' "" passes "sessions run" "sessions waited"
+    for v in "${VARIANTS[@]}"; do
+        printf '  %-7s %10s %12s %15s\n' "$(label "$v")" \
+            "$(per_txn "${PASSES[$v]}")" "$(per_txn "${SRUN[$v]}")" "$(per_txn "${SWAITED[$v]}")"
     done
     echo
     echo "Unreasonably long poll intervals (ms) of the server during the workload,"

@@ -197,6 +197,36 @@ else
     fail bytes-equal-across-builds "results JSON does not show equal bytes"
 fi
 
+# The server's coverage counters per run: the fds registered, which stock
+# and patched have, and the passes of the main loop and the sessions that
+# they ran and waited for, which only a patched server that waits only for
+# some sessions has (4.0.0, not the default base); the table of them per
+# transaction.
+if "$PY" - "$RES" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+keys = ("server_poll_passes", "server_sessions_run", "server_sessions_waited",
+        "server_poll_fd_changes")
+for x in r["runs"]:
+    if x["name"].startswith(("main-stock-", "main-patched-")):
+        assert x["server_poll_nodes"] > 0, x
+        assert all(x[k] > 0 for k in keys if k in x), x
+    if x["name"].startswith("main-stock-"):
+        assert not any(k in x for k in keys), x
+EOF
+then
+    ok coverage-counters
+else
+    fail coverage-counters "results lack the server's coverage counters"
+fi
+if grep -q "^Per transaction, from the server's coverage counters" "$OUT" &&
+        grep -Eq '^  Patched +(-|[0-9.]+) +(-|[0-9.]+) +(-|[0-9.]+)$' "$OUT" &&
+        grep -Eq '^  Stock +- +- +-$' "$OUT"; then
+    ok report-counters
+else
+    fail report-counters "missing or malformed table of counters per transaction"
+fi
+
 # The runs alternate: forward in run 1, backward in run 2.
 order=$(sed -n 's/^\[[0-9:]*\] run \([0-9]\)\/2: \([a-z]*\),.*/\1\2/p' "$OUT" | tr '\n' ' ')
 if [ "$order" = "1before 1stock 1patched 1control 2control 2patched 2stock 2before " ]; then
