@@ -7,8 +7,8 @@ BRANCH_PREFIX=ovs-json-perf
 # one shows in the sources.  detect_features prints "NAME yes|no" lines.
 FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays json-uuid
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
-shared-conditions woken-sessions json-member-callback streaming-load
-streaming-compaction streaming-snapshot"
+shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
+streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -20,10 +20,13 @@ declare -A FEATURE_TITLE=(
     [shared-notifications]="monitor notifications serialized once and shared (jsonrpc_session_send_shared())"
     [shared-conditions]="updates shared by sessions with identical conditions (ovsdb_condition_canonicalize())"
     [woken-sessions]="a pass of the main loop runs only the sessions that have work (poll_waiter_woken())"
+    [waited-sessions]="a pass of the main loop waits only for the sessions that ran (poll_waiter_set_create())"
     [json-member-callback]="json parser hands out completed members (json_parser_set_member_cb())"
     [streaming-load]="rows converted while a database record is parsed (ovsdb_log_read_cb())"
     [streaming-compaction]="compacted databases written a row at a time (ovsdb_log_write_cb())"
     [streaming-snapshot]="raft snapshots serialized a row at a time (ovsdb_storage_serialize_snapshot())"
+    [streaming-select]="select results serialized a row at a time (ovsdb_row_set_to_serialized_json())"
+    [streaming-monitor-updates]="unconditional monitor updates serialized a row at a time (ovsdb_monitor_compose_sorted_update())"
 )
 
 # source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
@@ -50,10 +53,13 @@ has_feature() {
     shared-notifications) path=lib/jsonrpc.h pattern=jsonrpc_session_send_shared ;;
     shared-conditions) path=ovsdb/condition.h pattern=ovsdb_condition_canonicalize ;;
     woken-sessions) path=include/openvswitch/poll-loop.h pattern=poll_waiter_woken ;;
+    waited-sessions) path=include/openvswitch/poll-loop.h pattern=poll_waiter_set_create ;;
     json-member-callback) path=include/openvswitch/json.h pattern=json_parser_set_member_cb ;;
     streaming-load) path=ovsdb/log.h pattern=ovsdb_log_read_cb ;;
     streaming-compaction) path=ovsdb/log.h pattern=ovsdb_log_write_cb ;;
     streaming-snapshot) path=ovsdb/storage.h pattern=ovsdb_storage_serialize_snapshot ;;
+    streaming-select) path=ovsdb/row.h pattern=ovsdb_row_set_to_serialized_json ;;
+    streaming-monitor-updates) path=ovsdb/monitor.c pattern=ovsdb_monitor_compose_sorted_update ;;
     *) return 1 ;;
     esac
     grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
@@ -133,10 +139,13 @@ patch_feature() {
     *"ovsdb: Share serialized monitor notifications"*) echo shared-notifications ;;
     *"ovsdb: Share monitor updates between identical conditions"*) echo shared-conditions ;;
     *"ovsdb: Run only the sessions that have work"*) echo woken-sessions ;;
+    *"ovsdb: Wait only for the sessions that ran"*) echo waited-sessions ;;
     *"json: Add a parser mode that hands out completed members"*) echo json-member-callback ;;
     *"ovsdb: Convert rows while a database record is parsed"*) echo streaming-load ;;
     *"ovsdb: Write compacted databases a row at a time"*) echo streaming-compaction ;;
     *"ovsdb: Serialize raft snapshots a row at a time"*) echo streaming-snapshot ;;
+    *"ovsdb: Serialize the rows of select results"*) echo streaming-select ;;
+    *"ovsdb: Serialize unconditional monitor updates"*) echo streaming-monitor-updates ;;
     *) echo always ;;
     esac
 }

@@ -1054,7 +1054,36 @@ t_regress_stock_reuse() {
     fi
 }
 
+# Every patch of every series (and of pending/) names the feature it
+# brings, so that a tree which carries it is told so (t_carried) instead of
+# getting the patch twice.  Static: no tree needed.
+t_every_patch_has_feature() {
+    local b p f missing=""
+    # shellcheck source=../scripts/fetch.sh
+    . "$TOP/scripts/fetch.sh"
+    # shellcheck source=../scripts/tree.sh
+    . "$TOP/scripts/tree.sh"
+    for b in $SUPPORTED_BASES; do
+        for p in $(series_patches "$b") \
+                 $(cd "$TOP/patches/$b" 2>/dev/null && ls pending/*-0[0-9][0-9][1-9]-*.patch 2>/dev/null); do
+            f=$(patch_feature "$TOP/patches/$b/$p")
+            if [ "$f" = always ]; then
+                missing="$missing $b/$p"
+            elif ! grep -qw -- "$f" <<<"$FEATURES" || [ -z "${FEATURE_TITLE[$f]:-}" ] ||
+                 ! grep -q "^ *$f) path=" "$TOP/scripts/tree.sh"; then
+                missing="$missing $b/$p($f: not in FEATURES, FEATURE_TITLE or has_feature)"
+            fi
+        done
+    done
+    if [ -z "$missing" ]; then
+        pass "every patch of every series names a detection feature (patch_feature)"
+    else
+        failed "every patch names a detection feature" "none for:$missing"
+    fi
+}
+
 main() {
+    t_every_patch_has_feature
     make_series 3.5.0 "$SCRATCH/series"
     t_not_ovs
     t_unsupported
