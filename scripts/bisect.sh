@@ -62,6 +62,45 @@ bisect_series() {
     [ "$n" -gt 0 ]
 }
 
+# commit_trees GITDIR BASE REV: the git tree hash of every commit of REV
+# on base/BASE, oldest first, on one line.  The same patch files applied to
+# the same base give the same hashes on any machine.
+commit_trees() {
+    git -C "$1" log --reverse --format=%T "base/$2..$3" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# bisect_result_for BASE: a committed bisect result (BISECT_RESULTS,
+# default bench/results) that passed and was made for exactly the commits
+# ovs-json-perf/BASE has now: the same tree at every commit.  Prints its
+# path; fails if there is none.
+bisect_result_for() {
+    local base=$1 dir=${BISECT_RESULTS:-$TOP/bench/results} want f
+    want=$(commit_trees "$BUILD/ovs-$base" "$base" "${BRANCH_PREFIX:-ovs-json-perf}/$base" 2>/dev/null) || return 1
+    [ -n "$want" ] || return 1
+    for f in "$dir/bisect-$base-"*.summary; do
+        [ -f "$f" ] || continue
+        if grep -qx 'result=pass' "$f" && grep -qxF "commit_trees=$want" "$f"; then
+            echo "$f"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# bisect_or_reuse BASE [DIR]: bisect_series, unless bisect_result_for finds
+# a committed result for exactly these commits (BISECT_FRESH=1 bisects in
+# any case).  CI uses it: ./build.sh bisect is run and its result committed
+# whenever a series changes, and CI checks that the result still matches.
+bisect_or_reuse() {
+    local f
+    if [ -z "${BISECT_FRESH:-}" ] && f=$(bisect_result_for "$1"); then
+        echo "bisect: $(basename "$f") was made for exactly these commits (the same tree at each); not built again (BISECT_FRESH=1 builds them)"
+        return 0
+    fi
+    echo "bisect: no committed result matches the commits of $1; bisecting"
+    bisect_series "$@"
+}
+
 # bisect_record BASE: bisect_series, and a result file
 # bench/results/bisect-BASE-STAMP.summary for ./build.sh report.
 bisect_record() {
@@ -76,6 +115,7 @@ base=$base
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 series=$(git -C "$BUILD/ovs-$base" rev-parse "${BRANCH_PREFIX:-ovs-json-perf}/$base")
 $(series_fields "$BUILD/ovs-$base" "$base" "${BRANCH_PREFIX:-ovs-json-perf}/$base")
+commit_trees=$(commit_trees "$BUILD/ovs-$base" "$base" "${BRANCH_PREFIX:-ovs-json-perf}/$base")
 commits_built=$BISECT_BUILT
 result=$([ $rc -eq 0 ] && echo pass || echo FAIL)
 check=make check TESTSUITEFLAGS=-k json at each commit, --enable-Werror

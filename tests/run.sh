@@ -92,11 +92,17 @@ test_base() {
     # CI bisects the backport of the default base (json-inline/, the series
     # below the others there) and every patch of 4.0.0; ./build.sh bisect
     # --base B does every patch of any base and records the result.
-    if [ "$base" = "$DEFAULT_BASE" ] && [ -z "${BISECT_ALL:-}" ]; then
+    # A committed result of ./build.sh bisect made for exactly these commits
+    # stands for the bisect (bisect_or_reuse; BISECT_FRESH=1 builds).
+    local f
+    if [ -z "${BISECT_FRESH:-}" ] && f=$(bisect_result_for "$base"); then
+        step "$base: every patch builds and passes -k json (bisect): $(basename "$f") matches every commit" \
+            bisect_or_reuse "$base"
+    elif [ "$base" = "$DEFAULT_BASE" ] && [ -z "${BISECT_ALL:-}" ]; then
         step "$base: every patch of json-inline builds and passes -k json (bisect)" \
-            bisect_series "$base" json-inline
+            bisect_or_reuse "$base" json-inline
     elif [ "$base" = 4.0.0 ] || [ "$base" = "$DEFAULT_BASE" ] || [ -n "${BISECT_ALL:-}" ]; then
-        step "$base: every patch builds and passes -k json (bisect)" bisect_series "$base"
+        step "$base: every patch builds and passes -k json (bisect)" bisect_or_reuse "$base"
     fi
 }
 

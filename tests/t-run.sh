@@ -68,6 +68,44 @@ t_bisect() {
     expect "run.sh: the bisect step fails when the branch has no commits" "0 0 1" "$got"
 }
 
+# A committed bisect result stands for the bisect only if it passed and was
+# made for the same tree at every commit; otherwise the step bisects (and
+# here fails, since the stub tree cannot build).
+t_bisect_reuse() {
+    local tree="$SCRATCH/ovs-9.9.9" res="$SCRATCH/results" trees got name
+    rm -rf "$tree" "$res"
+    mkdir -p "$res"
+    git init -q -b main "$tree"
+    git -C "$tree" -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m base
+    git -C "$tree" tag base/9.9.9
+    git -C "$tree" checkout -q -b ovs-json-perf/9.9.9
+    for name in one two; do
+        echo "$name" >"$tree/$name"
+        git -C "$tree" add "$name"
+        git -C "$tree" -c user.name=t -c user.email=t@localhost commit -q -m "$name"
+    done
+    trees="$(git -C "$tree" log --reverse --format=%T base/9.9.9..ovs-json-perf/9.9.9 | tr '\n' ' ' | sed 's/ $//')"
+    printf 'kind=bisect\nbase=9.9.9\ncommit_trees=%s\nresult=pass\n' "$trees" >"$res/bisect-9.9.9-1.summary"
+    got=$(BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
+    expect "run.sh: bisect reuses a passing result made for the same commits" "0 0 0" "$got"
+    grep -q "bisect-9.9.9-1.summary was made for exactly these commits" "$SCRATCH/run-out" ||
+        fail "run.sh: bisect says which result it reuses" "$(cat "$SCRATCH/run-out")"
+    got=$(BISECT_FRESH=1 BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
+    expect "run.sh: BISECT_FRESH=1 bisects even with a matching result" "0 0 1" "$got"
+    sed -i 's/^result=pass/result=FAIL/' "$res/bisect-9.9.9-1.summary"
+    got=$(BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
+    expect "run.sh: a failed bisect result is not reused" "0 0 1" "$got"
+    printf 'kind=bisect\nbase=9.9.9\ncommit_trees=%s\nresult=pass\n' "${trees% *}" >"$res/bisect-9.9.9-2.summary"
+    got=$(BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
+    expect "run.sh: a result for other commits (one patch fewer) is not reused" "0 0 1" "$got"
+    echo changed >"$tree/one"
+    git -C "$tree" -c user.name=t -c user.email=t@localhost commit -q -am "one changed"
+    printf 'kind=bisect\nbase=9.9.9\ncommit_trees=%s\nresult=pass\n' "$trees" >"$res/bisect-9.9.9-3.summary"
+    got=$(BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
+    expect "run.sh: a result for the old commits of a changed series is not reused" "0 0 1" "$got"
+    rm -rf "$tree"
+}
+
 # check_selection's rerun: a test that fails once and passes on --recheck
 # is flaky and the step passes; one that fails again fails the step.  A
 # stub build.sh stands for the first run, a stub tree's Makefile for the
@@ -111,6 +149,7 @@ in_run_top() {
 
 t_components
 t_bisect
+t_bisect_reuse
 t_recheck
 rm -rf "$SCRATCH"
 summary
