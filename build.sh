@@ -91,7 +91,7 @@ parse_tree_opts() {
             [ -z "$CHECK_MODE" ] || [ "$CHECK_MODE" = "${1#--}" ] ||
                 die "$verb: --sanitize and --valgrind exclude each other; run them one after the other"
             CHECK_MODE=${1#--}; shift ;;
-        --) shift; REST=("$@"); break ;;
+        --) shift; check_no_spaced_words "$@"; REST=("$@"); break ;;
         *) die "$verb: unknown option '$1' (see ./build.sh --help)" ;;
         esac
     done

@@ -153,6 +153,7 @@ check_configure() {
 check_selection_flags() {
     local default=$1 a out=()
     shift
+    check_no_spaced_words "$@"
     for a in "$@"; do
         case $a in
         -j*) ;;

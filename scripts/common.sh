@@ -57,6 +57,19 @@ restore_packaging() {
     git -C "$1" archive "pristine/$3" $PACKAGING_FILES | tar -x -C "$2"
 }
 
+# check_no_spaced_words ARGS...: the TESTSUITEFLAGS words given after "--"
+# go to make as one string, so a word with a space in it would come apart
+# into a raw testsuite error.  Refuse it with a hint instead.
+check_no_spaced_words() {
+    local a
+    for a in "$@"; do
+        case $a in
+        *[[:space:]]*)
+            die "'$a': a test selection word cannot contain a space; autotest keywords are single words (-k flow,monitoring: tests with both; -k flow -k monitoring: either)" ;;
+        esac
+    done
+}
+
 # Debian's python3, not the pyenv one on PATH.
 PYTHON3=/usr/bin/python3
 

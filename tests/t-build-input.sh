@@ -519,6 +519,10 @@ t_options() {
         expect_refused "$what: '$args' is refused with one error line" "" \
             "$(sed 's/[.[\*^$()+?{}|]/\\&/g' <<<"$pat")" "" $args
     done
+    expect_refused "check -- -k 'flow monitoring': a selection word with a space is refused" "" \
+        "a test selection word cannot contain a space" "" check -- -k "flow monitoring"
+    expect_refused "check --sanitize -- -k 'a b': refused before any build" "" \
+        "a test selection word cannot contain a space" "" check --sanitize -- -k "a b"
 }
 
 t_not_a_directory() {
