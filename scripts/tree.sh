@@ -144,7 +144,7 @@ patch_feature() {
     *"ovsdb: Convert rows while a database record is parsed"*) echo streaming-load ;;
     *"ovsdb: Write compacted databases a row at a time"*) echo streaming-compaction ;;
     *"ovsdb: Serialize raft snapshots a row at a time"*) echo streaming-snapshot ;;
-    *"ovsdb: Serialize the rows of select results"*) echo streaming-select ;;
+    *"ovsdb: Serialize select results a row at a time"*) echo streaming-select ;;
     *"ovsdb: Serialize unconditional monitor updates"*) echo streaming-monitor-updates ;;
     *) echo always ;;
     esac
