@@ -17,6 +17,12 @@
 #     and the heap at the peak split by what it is and by the function that
 #     allocated it, and the stacks that hold the most (from heaptrack's
 #     flame graph data with the peak as cost).
+# Requests: dump, monitor (version 1), monitor-cond-since (no condition),
+# monitor-cond-where (monitor_cond_since with a condition on every table
+# that every row meets), compact; and each monitor request with "-trees"
+# appended, made with "ovsdb-server/compose-monitor-trees on" (the JSON
+# trees that servers without ovsdb-streaming-load 7 compose).  PROC_SEQ=0
+# skips the sequence of 1., PROC_WHAT lists the requests measured alone.
 # Byte counts only: they do not depend on the machine's load.
 set -euo pipefail
 
@@ -52,19 +58,31 @@ request() {
         kill "$(cat "$dir/monitor.pid")"
         rm -f "$dir/monitor.out"
         ;;
-    monitor-cond-since)
+    *-trees)
+        # The same request, with the server composing monitor updates as
+        # JSON trees, as before they were serialized a row at a time.
+        "$BINDIR/ovs-appctl" -t "$dir/ctl" \
+            ovsdb-server/compose-monitor-trees on
+        request "$dir" "${2%-trees}"
+        ;;
+    monitor-cond-since|monitor-cond-where)
         # What an IDL client (ovn-northd, ovn-controller) asks first: every
-        # table, every column, no condition, no last transaction.
+        # table, every column, no condition, no last transaction.  With
+        # "where", a condition on every table that every row meets: a new
+        # conditional client (ovn-controller) gets the same rows.
         /usr/bin/python3 - "$dir/sock" "$DBNAME" \
             "$("$BINDIR/ovsdb-client" list-tables "unix:$dir/sock" "$DBNAME" |
-               tail -n +3 | tr '\n' ' ')" <<'PY'
+               tail -n +3 | tr '\n' ' ')" "$2" <<'PY'
 import json, socket, sys
 sock, db, tables = sys.argv[1], sys.argv[2], sys.argv[3].split()
+ZERO = "00000000-0000-0000-0000-000000000000"
+mr = {}
+if sys.argv[4] == "monitor-cond-where":
+    mr = {"where": [["_uuid", "!=", ["uuid", ZERO]]]}
 s = socket.socket(socket.AF_UNIX)
 s.connect(sock)
 req = {"id": 1, "method": "monitor_cond_since",
-       "params": [db, "m", {t: [{}] for t in tables},
-                  "00000000-0000-0000-0000-000000000000"]}
+       "params": [db, "m", {t: [mr] for t in tables}, ZERO]}
 end = "heap-reply-end-7f3a"
 s.sendall((json.dumps(req) + json.dumps(
     {"id": end, "method": "echo", "params": []})).encode())
@@ -75,7 +93,7 @@ while end.encode() not in tail:
         sys.exit("connection closed after %d bytes" % n)
     n += len(b)
     tail = (tail + b)[-256:]
-print("monitor-cond-since: %d bytes received" % n, file=sys.stderr)
+print("%s: %d bytes received" % (sys.argv[4], n), file=sys.stderr)
 s.close()
 PY
         ;;
@@ -94,6 +112,9 @@ server_pid() {
 
 proc_sequence() {
     local d="$RUN/seq" pid w
+    if [ "${PROC_SEQ:-1}" = 0 ]; then
+        : # Skipped: only the requests alone.
+    else
     mkdir "$d"
     cp "$DB" "$d/db"
     server_start "$d"
@@ -112,9 +133,10 @@ proc_sequence() {
     done
     server_stop "$d"
     rm -rf "$d"
+    fi
 
     echo "== /proc, each request alone on a fresh server (kB)"
-    for w in dump monitor monitor-cond-since compact; do
+    for w in ${PROC_WHAT:-dump monitor monitor-cond-since compact}; do
         mkdir "$d"
         cp "$DB" "$d/db"
         server_start "$d"
@@ -153,7 +175,9 @@ heap_one() {
     echo "   cost; a stack counts in the first category whose function it has)"
     awk '{
         n = $NF; t += n
-        if ($0 ~ /jsonrpc_shared_msg_create__|jsonrpc_send|json_to_ds/) c = "serialized reply (one string, its capacity)"
+        if ($0 ~ /jsonrpc_shared_msg_create__|jsonrpc_send/) c = "serialized reply (one string, its capacity)"
+        else if ($0 ~ /ovsdb_monitor_compose_sorted_update|ovsdb_monitor_compose_hash_order_update|ovsdb_monitor_serialize_update/) c = "serialized update (made a row at a time, or from the tree)"
+        else if ($0 ~ /json_to_ds/) c = "serialized reply (one string, its capacity)"
         else if ($0 ~ /ovsdb_execute_select|ovsdb_monitor_compose_update|ovsdb_monitor_get_update/) c = "json tree of the reply"
         else if ($0 ~ /ovsdb_monitor_get_initial|ovsdb_monitor_changes_update|clone_monitor_row_data|ovsdb_monitor_add/) c = "monitor: its copy of the rows (initial change set)"
         else if ($0 ~ /open_db|read_db|parse_body|ovsdb_log_read|ovsdb_file_open|ovsdb_txn_replay_commit/) c = "database (rows, atoms, indexes: made at load)"

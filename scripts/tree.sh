@@ -8,7 +8,8 @@ BRANCH_PREFIX=ovs-json-perf
 FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays json-uuid
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
 shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
-streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates"
+streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates
+streaming-monitor-replies"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -27,6 +28,7 @@ declare -A FEATURE_TITLE=(
     [streaming-snapshot]="raft snapshots serialized a row at a time (ovsdb_storage_serialize_snapshot())"
     [streaming-select]="select results serialized a row at a time (ovsdb_row_set_to_serialized_json())"
     [streaming-monitor-updates]="unconditional monitor updates serialized a row at a time (ovsdb_monitor_compose_sorted_update())"
+    [streaming-monitor-replies]="initial replies of version 1 and conditional monitors serialized a row at a time, in hash order (ovsdb_monitor_compose_hash_order_update())"
 )
 
 # source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
@@ -60,6 +62,7 @@ has_feature() {
     streaming-snapshot) path=ovsdb/storage.h pattern=ovsdb_storage_serialize_snapshot ;;
     streaming-select) path=ovsdb/row.h pattern=ovsdb_row_set_to_serialized_json ;;
     streaming-monitor-updates) path=ovsdb/monitor.c pattern=ovsdb_monitor_compose_sorted_update ;;
+    streaming-monitor-replies) path=ovsdb/monitor.c pattern=ovsdb_monitor_compose_hash_order_update ;;
     *) return 1 ;;
     esac
     grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
@@ -146,6 +149,7 @@ patch_feature() {
     *"ovsdb: Serialize raft snapshots a row at a time"*) echo streaming-snapshot ;;
     *"ovsdb: Serialize select results a row at a time"*) echo streaming-select ;;
     *"ovsdb: Serialize unconditional monitor updates"*) echo streaming-monitor-updates ;;
+    *"ovsdb: Write v1 and conditional monitor replies"*) echo streaming-monitor-replies ;;
     *) echo always ;;
     esac
 }
