@@ -154,6 +154,15 @@ proc_sequence() {
     done
 }
 
+# share_at_peak [N]: "BYTES<TAB>NAME" lines in; out, the total and each
+# name's bytes and share of it, largest first (only the first N, if given).
+share_at_peak() {
+    awk -F'\t' -v top="${1:-}" '{ s[$2] += $1; t += $1 } END {
+        printf "   total at peak: %d B\n", t
+        for (c in s) printf "   %12d B %5.1f %%  %s\n", s[c], t ? 100 * s[c] / t : 0, c | ("sort -k1,1nr" (top ? " | head -n " top : ""))
+    }'
+}
+
 heap_one() {
     local w=$1 d="$RUN/ht-$1" data
     mkdir "$d"
@@ -174,7 +183,7 @@ heap_one() {
     echo "-- the heap at the peak by what it is (heaptrack flame graph, peak"
     echo "   cost; a stack counts in the first category whose function it has)"
     awk '{
-        n = $NF; t += n
+        n = $NF
         if ($0 ~ /jsonrpc_shared_msg_create__|jsonrpc_send/) c = "serialized reply (one string, its capacity)"
         else if ($0 ~ /ovsdb_monitor_compose_sorted_update|ovsdb_monitor_compose_hash_order_update|ovsdb_monitor_serialize_update/) c = "serialized update (made a row at a time, or from the tree)"
         else if ($0 ~ /json_to_ds/) c = "serialized reply (one string, its capacity)"
@@ -182,15 +191,12 @@ heap_one() {
         else if ($0 ~ /ovsdb_monitor_get_initial|ovsdb_monitor_changes_update|clone_monitor_row_data|ovsdb_monitor_add/) c = "monitor: its copy of the rows (initial change set)"
         else if ($0 ~ /open_db|read_db|parse_body|ovsdb_log_read|ovsdb_file_open|ovsdb_txn_replay_commit/) c = "database (rows, atoms, indexes: made at load)"
         else c = "other"
-        s[c] += n
-    } END {
-        printf "   total at peak: %d B\n", t
-        for (c in s) printf "   %12d B %5.1f %%  %s\n", s[c], t ? 100 * s[c] / t : 0, c | "sort -k1,1nr"
-    }' "$d/flame.txt"
+        print n "\t" c
+    }' "$d/flame.txt" | share_at_peak
     echo "-- the same by the innermost OVS function of each stack that is"
     echo "   not an allocator or json/ds helper"
     awk '{
-        n = $NF; $NF = ""; t += n
+        n = $NF; $NF = ""
         k = split($0, f, ";")
         who = "?"
         for (i = k; i >= 1; i--) {
@@ -198,11 +204,8 @@ heap_one() {
             if (g ~ /^(x?malloc|x?calloc|x?realloc|xmemdup0?|xstrdup|xmalloc__|xrealloc__|xcalloc__|ds_|json_create|json_string_create|json_array_add|json_object_put|shash_|hmap_|json_|__|operator|ovsdb_datum_to_json|ovsdb_atom_to_json|ovsdb_row_to_json|ovsdb_base_type_to_json|ovsdb_type_to_json|pvector_|cmap_|uuid_|ovsdb_datum_.*_to_json|ovsdb_atom_.*to_json|$)/) continue
             who = g; break
         }
-        s[who] += n
-    } END {
-        printf "   total at peak: %d B\n", t
-        for (w in s) printf "   %12d B %5.1f %%  %s\n", s[w], t ? 100 * s[w] / t : 0, w | "sort -k1,1nr | head -n 12"
-    }' "$d/flame.txt"
+        print n "\t" who
+    }' "$d/flame.txt" | share_at_peak 12
     echo "-- the 10 stacks that hold the most at the peak (heaptrack flame"
     echo "   graph, peak cost; innermost first, allocator frames left out)"
     awk '{
