@@ -72,9 +72,10 @@ commit_trees() {
 # bisect_result_for BASE: a committed bisect result (BISECT_RESULTS,
 # default bench/results) that passed and was made for exactly the commits
 # ovs-json-perf/BASE has now: the same tree at every commit.  Prints its
-# path; fails if there is none.
+# path; fails if there is none, or if BISECT_FRESH is set.
 bisect_result_for() {
     local base=$1 dir=${BISECT_RESULTS:-$TOP/bench/results} want f
+    [ -z "${BISECT_FRESH:-}" ] || return 1
     want=$(commit_trees "$BUILD/ovs-$base" "$base" "${BRANCH_PREFIX:-ovs-json-perf}/$base" 2>/dev/null) || return 1
     [ -n "$want" ] || return 1
     for f in "$dir/bisect-$base-"*.summary; do
@@ -88,12 +89,12 @@ bisect_result_for() {
 }
 
 # bisect_or_reuse BASE [DIR]: bisect_series, unless bisect_result_for finds
-# a committed result for exactly these commits (BISECT_FRESH=1 bisects in
-# any case).  CI uses it: ./build.sh bisect is run and its result committed
-# whenever a series changes, and CI checks that the result still matches.
+# a committed result for exactly these commits.  CI uses it: ./build.sh
+# bisect is run and its result committed whenever a series changes, and CI
+# checks that the result still matches.
 bisect_or_reuse() {
     local f
-    if [ -z "${BISECT_FRESH:-}" ] && f=$(bisect_result_for "$1"); then
+    if f=$(bisect_result_for "$1"); then
         echo "bisect: $(basename "$f") was made for exactly these commits (the same tree at each); not built again (BISECT_FRESH=1 builds them)"
         return 0
     fi

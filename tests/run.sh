@@ -95,7 +95,7 @@ test_base() {
     # A committed result of ./build.sh bisect made for exactly these commits
     # stands for the bisect (bisect_or_reuse; BISECT_FRESH=1 builds).
     local f
-    if [ -z "${BISECT_FRESH:-}" ] && f=$(bisect_result_for "$base"); then
+    if f=$(bisect_result_for "$base"); then
         step "$base: every patch builds and passes -k json (bisect): $(basename "$f") matches every commit" \
             bisect_or_reuse "$base"
     elif [ "$base" = "$DEFAULT_BASE" ] && [ -z "${BISECT_ALL:-}" ]; then
