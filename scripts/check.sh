@@ -153,7 +153,6 @@ check_configure() {
 check_selection_flags() {
     local default=$1 a out=()
     shift
-    check_no_spaced_words "$@"
     for a in "$@"; do
         case $a in
         -j*) ;;

@@ -573,7 +573,6 @@ full_suite_flags() {
 check_tree() {
     local tree=$1
     shift
-    check_no_spaced_words "$@"
     local flags="$*"
     [ -f "$tree/Makefile" ] || die "$tree is not built; run ./build.sh build first"
     [ -n "$flags" ] || flags=$(check_flags_default)
