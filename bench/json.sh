@@ -399,17 +399,20 @@ declare -A R_HWM_LOAD R_HWM_DUMP R_HWM_COMPACT R_RSS_TRIM R_HWM_MONITOR R_MONITO
 
 # One server at a time (a full-scale SB server, the reply it builds and the
 # client parsing it take most of the machine's memory), stock and patched
-# interleaved: for each run, stock then patched are loaded fresh, dumped,
-# compacted and stopped.
+# interleaved: for each run, stock then patched are loaded fresh,
+# compacted, dumped, asked for a monitor's initial contents, compacted
+# again with malloc_trim() and stopped.  The timed compaction comes first,
+# so that its peak starts from the RSS the load left and not from what a
+# dump or a monitor reply left behind in the allocator.
 last() { echo "$1" | awk '{ print $NF }'; }
 for db in "${DBS[@]}"; do
     stage "${LABEL[$db]}: $RUNS run(s), stock and patched interleaved, one server at a time"
     for r in $(seq 1 "$RUNS"); do
         for v in "${VARIANTS[@]}"; do
             start_server "$db" "$v"
+            measure_compact "$db" "$v"
             measure_dump "$db" "$v"
             measure_monitor "$db" "$v"
-            measure_compact "$db" "$v"
             measure_trim "$db" "$v"
             if [ -n "$KEEP_DUMPS" ] && [ "$r" = 1 ]; then
                 # Untimed, for comparing by hand (or by tests/t-bench-json.sh).
