@@ -34,9 +34,9 @@ BEFORE_FAILS=(
 )
 # Over the series (bench monitor's "before" is stock plus
 # before-unserialized-cache.patch): before-unserialized-cache-series-BASE.patch
-# where the series of BASE needs its own (4.0.0's, whose ovsdb-streaming-load 6
-# serializes unconditional updates a row at a time), otherwise
-# before-unserialized-cache-series.patch.
+# where the series of BASE would need its own, otherwise
+# before-unserialized-cache-series.patch (3.5.0 and 4.0.0, whose series
+# have the same monitor code).
 BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache-series-$BASE.patch"
 [ -f "$BEFORE_PATCH" ] || BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache-series.patch"
 # The testsuite refuses to start without ovs-vswitchd and ovs-vsctl
