@@ -9,7 +9,7 @@ FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays 
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
 shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
 streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates
-streaming-monitor-replies"
+streaming-monitor-replies jsonrpc-nocopy"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -29,6 +29,7 @@ declare -A FEATURE_TITLE=(
     [streaming-select]="select results serialized a row at a time (ovsdb_row_set_to_serialized_json())"
     [streaming-monitor-updates]="unconditional monitor updates serialized a row at a time (ovsdb_monitor_compose_sorted_update())"
     [streaming-monitor-replies]="initial replies of version 1 and conditional monitors serialized a row at a time, in hash order (ovsdb_monitor_compose_hash_order_update())"
+    [jsonrpc-nocopy]="large serialized objects sent from their own buffers, not copied into the message (JSONRPC_SERIALIZED_NOCOPY_MIN)"
 )
 
 # source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
@@ -63,6 +64,7 @@ has_feature() {
     streaming-select) path=ovsdb/row.h pattern=ovsdb_row_set_to_serialized_json ;;
     streaming-monitor-updates) path=ovsdb/monitor.c pattern=ovsdb_monitor_compose_sorted_update ;;
     streaming-monitor-replies) path=ovsdb/monitor.c pattern=ovsdb_monitor_compose_hash_order_update ;;
+    jsonrpc-nocopy) path=lib/jsonrpc.c pattern=JSONRPC_SERIALIZED_NOCOPY_MIN ;;
     *) return 1 ;;
     esac
     grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
@@ -150,6 +152,7 @@ patch_feature() {
     *"ovsdb: Serialize select results a row at a time"*) echo streaming-select ;;
     *"ovsdb: Serialize unconditional monitor updates"*) echo streaming-monitor-updates ;;
     *"ovsdb: Write v1 and conditional monitor replies"*) echo streaming-monitor-replies ;;
+    *"jsonrpc: Send large serialized objects without a copy"*) echo jsonrpc-nocopy ;;
     *) echo always ;;
     esac
 }
