@@ -5,7 +5,7 @@
 #
 # Builds two trees of OVS BASE (only the programs the tests need): the
 # series of patches/BASE, and the same plus
-# bench/monitor/before-unserialized-cache-series[-BASE].patch, which makes the
+# bench/monitor/before-unserialized-cache-series.patch, which makes the
 # json cache hold unserialized json so that every client serializes every
 # update again.  Runs the "json-cache" tests (-k json-cache) in both.  On the
 # series, every one must pass.  With the before patch, the test that checks
@@ -33,12 +33,9 @@ BEFORE_FAILS=(
     "monitor json cache - conditional clients with equal conditions"
 )
 # Over the series (bench monitor's "before" is stock plus
-# before-unserialized-cache.patch): before-unserialized-cache-series-BASE.patch
-# where the series of BASE would need its own, otherwise
-# before-unserialized-cache-series.patch (3.5.0 and 4.0.0, whose series
-# have the same monitor code).
-BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache-series-$BASE.patch"
-[ -f "$BEFORE_PATCH" ] || BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache-series.patch"
+# before-unserialized-cache.patch): one patch for 3.5.0 and 4.0.0, whose
+# series have the same monitor code.
+BEFORE_PATCH="$TOP/bench/monitor/before-unserialized-cache-series.patch"
 # The testsuite refuses to start without ovs-vswitchd and ovs-vsctl
 # (AT_TESTED in tests/ovs-macros.at).
 export BENCH_MAKE_TARGETS="ovsdb/ovsdb-server ovsdb/ovsdb-client ovsdb/ovsdb-tool utilities/ovs-appctl utilities/ovs-vsctl vswitchd/ovs-vswitchd tests/testsuite"
