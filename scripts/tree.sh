@@ -670,10 +670,19 @@ cover_subject() {
          on { exit }
          END { sub(/^Subject: \[PATCH[^]]*\] */, "", s); print s }' "$1"
 }
+# The text ends before the shortlog: the last line "Author (N):" that a
+# line indented by two spaces follows (a line of the text may end in
+# "(N):" too).
 cover_body() {
     awk 'NR > 1 && /^$/ && !hdr_done { hdr_done = 1; next }
-         hdr_done && /^[^ ].* \([0-9]+\):$/ { exit }
-         hdr_done { print }' "$1"
+         hdr_done { l[++n] = $0 }
+         END {
+             end = n + 1
+             for (i = 1; i < n; i++)
+                 if (l[i] ~ /^[^ ].* \([0-9]+\):$/ && l[i + 1] ~ /^  [^ ]/)
+                     end = i
+             for (i = 1; i < end; i++) print l[i]
+         }' "$1"
 }
 
 # export_one_series TREE DIR FIRST LAST: write the commits FIRST..LAST (both
