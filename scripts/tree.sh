@@ -158,7 +158,7 @@ patch_feature() {
     *"ovsdb: Write v1 and conditional monitor replies"*) echo streaming-monitor-replies ;;
     *"jsonrpc: Send large serialized objects without a copy"*) echo jsonrpc-nocopy ;;
     *"uuid: Format UUIDs without snprintf"*) echo uuid-format ;;
-    *"ovsdb: Write unconditional monitor rows without JSON trees"*) echo monitor-rows-without-trees ;;
+    *"ovsdb: Write cached monitor rows without JSON trees"*) echo monitor-rows-without-trees ;;
     *) echo always ;;
     esac
 }
