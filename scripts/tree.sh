@@ -9,7 +9,7 @@ FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays 
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
 shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
 streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates
-streaming-monitor-replies jsonrpc-nocopy"
+streaming-monitor-replies jsonrpc-nocopy json-text-member streaming-cluster-load"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -30,6 +30,8 @@ declare -A FEATURE_TITLE=(
     [streaming-monitor-updates]="unconditional monitor updates serialized a row at a time (ovsdb_monitor_compose_sorted_update())"
     [streaming-monitor-replies]="initial replies of version 1 and conditional monitors serialized a row at a time, in hash order (ovsdb_monitor_compose_hash_order_update())"
     [jsonrpc-nocopy]="large serialized objects sent from their own buffers, not copied into the message (JSONRPC_SERIALIZED_NOCOPY_MIN)"
+    [json-text-member]="json parser keeps a member as text (json_parser_set_text_member())"
+    [streaming-cluster-load]="a clustered database's snapshot read as text, its rows converted while it is parsed (ovsdb_storage_read_text())"
 )
 
 # source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
@@ -65,6 +67,8 @@ has_feature() {
     streaming-monitor-updates) path=ovsdb/monitor.c pattern=ovsdb_monitor_compose_sorted_update ;;
     streaming-monitor-replies) path=ovsdb/monitor.c pattern=ovsdb_monitor_compose_hash_order_update ;;
     jsonrpc-nocopy) path=lib/jsonrpc.c pattern=JSONRPC_SERIALIZED_NOCOPY_MIN ;;
+    json-text-member) path=include/openvswitch/json.h pattern=json_parser_set_text_member ;;
+    streaming-cluster-load) path=ovsdb/storage.h pattern=ovsdb_storage_read_text ;;
     *) return 1 ;;
     esac
     grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
@@ -153,6 +157,8 @@ patch_feature() {
     *"ovsdb: Serialize unconditional monitor updates"*) echo streaming-monitor-updates ;;
     *"ovsdb: Write v1 and conditional monitor replies"*) echo streaming-monitor-replies ;;
     *"jsonrpc: Send large serialized objects without a copy"*) echo jsonrpc-nocopy ;;
+    *"json: Add a parser mode that keeps a member as text"*) echo json-text-member ;;
+    *"ovsdb: Read a clustered database's snapshot without"*) echo streaming-cluster-load ;;
     *) echo always ;;
     esac
 }
