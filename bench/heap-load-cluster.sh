@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# bench/heap-load-cluster.sh BINDIR DB OUT
+# bench/heap-load-cluster.sh BINDIR DB OUT [snapshot|entry]
 #
-# Memory of loading the data of the standalone database DB as a one-server
-# cluster ("ovsdb-tool create-cluster": the cluster's snapshot is DB's
-# data), with the binaries in BINDIR (ovsdb-tool, ovsdb-server,
-# ovsdb-client, ovs-appctl):
+# Memory of loading the data of the standalone database DB (compacted) as a
+# one-server cluster, with the binaries in BINDIR (ovsdb-tool, ovsdb-server,
+# ovsdb-client, ovs-appctl).  With "snapshot" (the default), the cluster's
+# snapshot is DB's data ("ovsdb-tool create-cluster"); with "entry", the
+# cluster starts empty and DB's rows go into its log as one transaction
+# (bench/txn-from-db.py), as an OVN northd that fills a new database does.
+# Then:
 #  - VmHWM and VmRSS once the cluster serves, without any tool;
 #  - under heaptrack: the peak heap and who allocated it (peak cost, by
 #    function on the stack), the live heap after the load (the plateau of
@@ -14,7 +17,7 @@
 # Byte counts only: they do not depend on the machine's load.
 set -euo pipefail
 
-BINDIR=${1:-}; DB=${2:-}; OUT=${3:-}
+BINDIR=${1:-}; DB=${2:-}; OUT=${3:-}; MODE=${4:-snapshot}
 # shellcheck source=SCRIPTDIR/heap-server.sh
 . "$(dirname "${BASH_SOURCE[0]}")/heap-server.sh"
 heap_need_bins ovsdb-tool ovsdb-server ovsdb-client ovs-appctl
@@ -24,11 +27,36 @@ command -v heaptrack >/dev/null || die "heaptrack is not installed"
 
 NAME=$("$BINDIR/ovsdb-tool" db-name "$DB")
 
+# make_cluster: RUN/srv/db, the cluster, from a copy made once in
+# RUN/cluster.db.
 make_cluster() {
     rm -rf "$RUN/srv"
     mkdir "$RUN/srv"
-    "$BINDIR/ovsdb-tool" create-cluster "$RUN/srv/db" "$DB" \
-        "unix:$RUN/srv/raft" || die "create-cluster failed"
+    if [ ! -f "$RUN/cluster.db" ]; then
+        case $MODE in
+        snapshot)
+            "$BINDIR/ovsdb-tool" create-cluster "$RUN/srv/db" "$DB" \
+                "unix:$RUN/srv/raft" || die "create-cluster failed"
+            ;;
+        entry)
+            sed -n 2p "$DB" >"$RUN/schema"
+            "$BINDIR/ovsdb-tool" create "$RUN/empty.db" "$RUN/schema" ||
+                die "create failed"
+            "$BINDIR/ovsdb-tool" create-cluster "$RUN/srv/db" \
+                "$RUN/empty.db" "unix:$RUN/srv/raft" ||
+                die "create-cluster failed"
+            server_start "$RUN/srv"
+            wait_serving
+            "$(dirname "${BASH_SOURCE[0]}")/txn-from-db.py" "$DB" \
+                "$RUN/srv/sock" || die "transaction failed"
+            server_stop "$RUN/srv"
+            ;;
+        *) die "unknown mode '$MODE'" ;;
+        esac
+        cp "$RUN/srv/db" "$RUN/cluster.db"
+    else
+        cp "$RUN/cluster.db" "$RUN/srv/db"
+    fi
 }
 
 # wait_serving: until the cluster's database is connected.
@@ -50,6 +78,7 @@ categories() {
     awk '{ n = $NF; t += n; c = "other" }
          /raft_read_header/ && /parse_body/ { c = "raft header (snapshot) json tree, parse_body()" }
          /raft_read_log/ && /parse_body/ { c = "raft log records json tree, parse_body()" }
+         /raft_read_log/ && /json_parser_text_member_complete|ds_put_char/ { c = "raft log entry text, kept as read" }
          /raft_read_header/ && /json_parser_feed/ && !/parse_body/ { c = "raft header (snapshot) json parser" }
          /raft_entry_data_serialize|json_serialized_object_create/ { c = "raft serialized copy of the data" }
          /raft_read_header/ && /json_parser_text_member_complete|ds_put_char/ { c = "raft snapshot text, kept as read" }
@@ -64,7 +93,7 @@ categories() {
 
 {
     echo "database: $DB ($(stat -c %s "$DB") bytes), as a one-server" \
-         "cluster; binaries: $BINDIR"
+         "cluster ($MODE); binaries: $BINDIR"
     make_cluster
     echo "cluster file: $(stat -c %s "$RUN/srv/db") bytes"
     server_start "$RUN/srv"
