@@ -9,7 +9,7 @@ FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays 
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
 shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
 streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates
-streaming-monitor-replies jsonrpc-nocopy json-text-member streaming-cluster-load"
+streaming-monitor-replies jsonrpc-nocopy json-text-member streaming-cluster-load streaming-cluster-entries"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -31,6 +31,7 @@ declare -A FEATURE_TITLE=(
     [streaming-monitor-replies]="initial replies of version 1 and conditional monitors serialized a row at a time, in hash order (ovsdb_monitor_compose_hash_order_update())"
     [jsonrpc-nocopy]="large serialized objects sent from their own buffers, not copied into the message (JSONRPC_SERIALIZED_NOCOPY_MIN)"
     [json-text-member]="json parser keeps a member as text (json_parser_set_text_member())"
+    [streaming-cluster-entries]="raft log entries kept as the text of the log, their rows converted while it is parsed (ovsdb_log_read_text() in raft_read_log())"
     [streaming-cluster-load]="a clustered database's snapshot read as text, its rows converted while it is parsed (ovsdb_storage_read_text())"
 )
 
@@ -69,6 +70,7 @@ has_feature() {
     jsonrpc-nocopy) path=lib/jsonrpc.c pattern=JSONRPC_SERIALIZED_NOCOPY_MIN ;;
     json-text-member) path=include/openvswitch/json.h pattern=json_parser_set_text_member ;;
     streaming-cluster-load) path=ovsdb/storage.h pattern=ovsdb_storage_read_text ;;
+    streaming-cluster-entries) path=ovsdb/raft.c pattern='ovsdb_log_read_text(raft->log, "data"' ;;
     *) return 1 ;;
     esac
     grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
@@ -158,7 +160,8 @@ patch_feature() {
     *"ovsdb: Write v1 and conditional monitor replies"*) echo streaming-monitor-replies ;;
     *"jsonrpc: Send large serialized objects without a copy"*) echo jsonrpc-nocopy ;;
     *"json: Add a parser mode that keeps a member as text"*) echo json-text-member ;;
-    *"ovsdb: Read a clustered database's snapshot without"*) echo streaming-cluster-load ;;
+    *"ovsdb: Load clustered snapshots from their text"*) echo streaming-cluster-load ;;
+    *"ovsdb: Read raft log entries as text"*) echo streaming-cluster-entries ;;
     *) echo always ;;
     esac
 }
