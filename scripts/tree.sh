@@ -9,7 +9,8 @@ FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays 
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
 shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
 streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates
-streaming-monitor-replies jsonrpc-nocopy json-text-member streaming-cluster-load streaming-cluster-entries"
+streaming-monitor-replies jsonrpc-nocopy json-text-member streaming-cluster-load streaming-cluster-entries
+history-first-id"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -32,6 +33,7 @@ declare -A FEATURE_TITLE=(
     [jsonrpc-nocopy]="large serialized objects sent from their own buffers, not copied into the message (JSONRPC_SERIALIZED_NOCOPY_MIN)"
     [json-text-member]="json parser keeps a member as text (json_parser_set_text_member())"
     [streaming-cluster-entries]="raft log entries kept as the text of the log, their rows converted while it is parsed (ovsdb_log_read_text() in raft_read_log())"
+    [history-first-id]="the first transaction of the history kept as its ID only (ovsdb_txn_clone_for_history_id())"
     [streaming-cluster-load]="a clustered database's snapshot read as text, its rows converted while it is parsed (ovsdb_storage_read_text())"
 )
 
@@ -70,6 +72,7 @@ has_feature() {
     jsonrpc-nocopy) path=lib/jsonrpc.c pattern=JSONRPC_SERIALIZED_NOCOPY_MIN ;;
     json-text-member) path=include/openvswitch/json.h pattern=json_parser_set_text_member ;;
     streaming-cluster-load) path=ovsdb/storage.h pattern=ovsdb_storage_read_text ;;
+    history-first-id) path=ovsdb/transaction.c pattern=ovsdb_txn_clone_for_history_id ;;
     streaming-cluster-entries) path=ovsdb/raft.c pattern='ovsdb_log_read_text(raft->log, "data"' ;;
     *) return 1 ;;
     esac
@@ -162,6 +165,7 @@ patch_feature() {
     *"json: Add a parser mode that keeps a member as text"*) echo json-text-member ;;
     *"ovsdb: Load clustered snapshots from their text"*) echo streaming-cluster-load ;;
     *"ovsdb: Read raft log entries as text"*) echo streaming-cluster-entries ;;
+    *"ovsdb: Keep only the ID of the first history entry"*) echo history-first-id ;;
     *) echo always ;;
     esac
 }
