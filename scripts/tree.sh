@@ -9,7 +9,8 @@ FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays 
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
 shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
 streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates
-streaming-monitor-replies jsonrpc-nocopy uuid-format monitor-rows-without-trees"
+streaming-monitor-replies jsonrpc-nocopy json-text-member streaming-cluster-load
+streaming-cluster-entries history-first-id uuid-format monitor-rows-without-trees"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -32,6 +33,10 @@ declare -A FEATURE_TITLE=(
     [jsonrpc-nocopy]="large serialized objects sent from their own buffers, not copied into the message (JSONRPC_SERIALIZED_NOCOPY_MIN)"
     [uuid-format]="UUIDs formatted without snprintf() (uuid_format())"
     [monitor-rows-without-trees]="rows of unconditional monitor updates written without JSON trees (ovsdb_datum_to_json_ds())"
+    [json-text-member]="json parser keeps a member as text (json_parser_set_text_member())"
+    [streaming-cluster-entries]="raft log entries kept as the text of the log, their rows converted while it is parsed (ovsdb_log_read_text() in raft_read_log())"
+    [history-first-id]="the first transaction of the history kept as its ID only (ovsdb_txn_clone_for_history_id())"
+    [streaming-cluster-load]="a clustered database's snapshot read as text, its rows converted while it is parsed (ovsdb_storage_read_text())"
 )
 
 # source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
@@ -69,6 +74,10 @@ has_feature() {
     jsonrpc-nocopy) path=lib/jsonrpc.c pattern=JSONRPC_SERIALIZED_NOCOPY_MIN ;;
     uuid-format) path=lib/uuid.h pattern=uuid_format ;;
     monitor-rows-without-trees) path=lib/ovsdb-data.h pattern=ovsdb_datum_to_json_ds ;;
+    json-text-member) path=include/openvswitch/json.h pattern=json_parser_set_text_member ;;
+    streaming-cluster-load) path=ovsdb/storage.h pattern=ovsdb_storage_read_text ;;
+    history-first-id) path=ovsdb/transaction.c pattern=ovsdb_txn_clone_for_history_id ;;
+    streaming-cluster-entries) path=ovsdb/raft.c pattern='ovsdb_log_read_text(raft->log, "data"' ;;
     *) return 1 ;;
     esac
     grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
@@ -159,6 +168,10 @@ patch_feature() {
     *"jsonrpc: Send large serialized objects without a copy"*) echo jsonrpc-nocopy ;;
     *"uuid: Format UUIDs without snprintf"*) echo uuid-format ;;
     *"ovsdb: Write cached monitor rows without JSON trees"*) echo monitor-rows-without-trees ;;
+    *"json: Add a parser mode that keeps a member as text"*) echo json-text-member ;;
+    *"ovsdb: Load clustered snapshots from their text"*) echo streaming-cluster-load ;;
+    *"ovsdb: Read raft log entries as text"*) echo streaming-cluster-entries ;;
+    *"ovsdb: Keep only the ID of the first history entry"*) echo history-first-id ;;
     *) echo always ;;
     esac
 }
