@@ -39,18 +39,10 @@ cluster_start() {
     local dir=$1 name
     server_start "$@"
     name=$("$BINDIR/ovsdb-tool" db-name "$DB")
-    for _ in $(seq 1 600); do
-        if timeout 5 "$BINDIR/ovsdb-client" wait "unix:$dir/sock" "$name" \
-               connected >/dev/null 2>&1; then
-            "$BINDIR/ovsdb-client" transact "unix:$dir/sock" \
-                "[\"$name\", {\"op\": \"comment\", \"comment\": \"bench\"}]" \
-                >/dev/null || die "transaction failed"
-            return 0
-        fi
-        kill -0 "$SERVER" 2>/dev/null || die "server exited; see $dir/tool.out"
-        sleep 0.5
-    done
-    die "cluster not serving after 300 s"
+    cluster_wait_serving "$dir" "$name"
+    "$BINDIR/ovsdb-client" transact "unix:$dir/sock" \
+        "[\"$name\", {\"op\": \"comment\", \"comment\": \"bench\"}]" \
+        >/dev/null || die "transaction failed"
 }
 
 server_compact() {

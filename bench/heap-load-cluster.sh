@@ -46,7 +46,7 @@ make_cluster() {
                 "$RUN/empty.db" "unix:$RUN/srv/raft" ||
                 die "create-cluster failed"
             server_start "$RUN/srv"
-            wait_serving
+            cluster_wait_serving "$RUN/srv" "$NAME"
             "$(dirname "${BASH_SOURCE[0]}")/txn-from-db.py" "$DB" \
                 "$RUN/srv/sock" || die "transaction failed"
             server_stop "$RUN/srv"
@@ -57,19 +57,6 @@ make_cluster() {
     else
         cp "$RUN/cluster.db" "$RUN/srv/db"
     fi
-}
-
-# wait_serving: until the cluster's database is connected.
-wait_serving() {
-    for _ in $(seq 1 600); do
-        if timeout 5 "$BINDIR/ovsdb-client" wait "unix:$RUN/srv/sock" \
-               "$NAME" connected >/dev/null 2>&1; then
-            return 0
-        fi
-        kill -0 "$SERVER" 2>/dev/null || die "server exited"
-        sleep 0.5
-    done
-    die "cluster not serving after 300 s"
 }
 
 # categories FILE: sums heaptrack's flamegraph lines (stack;...;cost) of
@@ -97,7 +84,7 @@ categories() {
     make_cluster
     echo "cluster file: $(stat -c %s "$RUN/srv/db") bytes"
     server_start "$RUN/srv"
-    wait_serving
+    cluster_wait_serving "$RUN/srv" "$NAME"
     sleep 1
     echo "ovsdb-server (cluster), after load: VmHWM" \
          "$(vm_status "$SERVER" VmHWM), VmRSS $(vm_status "$SERVER" VmRSS)"
@@ -107,7 +94,7 @@ categories() {
 
     make_cluster
     server_start "$RUN/srv" heaptrack -o "$RUN/srv/ht"
-    wait_serving
+    cluster_wait_serving "$RUN/srv" "$NAME"
     sleep 2
     PID=$(pgrep -P "$SERVER" -f ovsdb-server || true)
     [ -n "$PID" ] || die "no ovsdb-server under heaptrack"

@@ -45,6 +45,21 @@ server_start() {
     die "server not ready after 300 s"
 }
 
+# cluster_wait_serving DIR NAME: waits until database NAME of the
+# clustered server started by server_start DIR is connected to its cluster.
+cluster_wait_serving() {
+    local dir=$1 name=$2
+    for _ in $(seq 1 600); do
+        if timeout 5 "$BINDIR/ovsdb-client" wait "unix:$dir/sock" "$name" \
+               connected >/dev/null 2>&1; then
+            return 0
+        fi
+        kill -0 "$SERVER" 2>/dev/null || die "server exited; see $dir/tool.out"
+        sleep 0.5
+    done
+    die "cluster not serving after 300 s"
+}
+
 # server_stop DIR: asks the server of DIR to exit and waits for it.
 server_stop() {
     "$BINDIR/ovs-appctl" -t "$1/ctl" exit >/dev/null 2>&1 || true
