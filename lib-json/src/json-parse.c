@@ -89,6 +89,13 @@ struct json_parser {
     void *member_aux;                   /* Its 'aux'. */
     size_t member_depth;                /* Depth of the members it gets. */
     const char **member_path;           /* 'member_depth' names for it. */
+    struct shash *seen;                 /* 'member_depth' sets: seen[i] has
+                                         * the names of the members of the
+                                         * open object at height i + 1 (on
+                                         * the callback's path) that are in
+                                         * the tree: all of them above the
+                                         * callback's depth, the declined
+                                         * ones at it. */
 };
 
 static void parser_error(struct json_parser *, long long pos,
@@ -215,14 +222,10 @@ push_key(struct json_parser *p, size_t offset)
     p->keys[p->n_keys++] = offset;
 }
 
-/* True if a value that completes now is a member that goes to the member
- * callback: the open containers are exactly 'member_depth' objects. */
+/* True if every open container is an object. */
 static bool
-is_streamed_member(const struct json_parser *p)
+all_open_are_objects(const struct json_parser *p)
 {
-    if (p->height != p->member_depth) {
-        return false;
-    }
     for (size_t i = 0; i < p->height; i++) {
         if (!p->frames[i].is_object) {
             return false;
@@ -254,15 +257,69 @@ offer_member(struct json_parser *p, struct json *v)
     return true;
 }
 
+/* True if the members of the innermost open object are on the member
+ * callback's path: at most 'member_depth' containers are open, all of them
+ * objects.  A repeated member there is reported to the callback. */
+static bool
+on_member_path(const struct json_parser *p)
+{
+    return p->height && p->height <= p->member_depth
+           && all_open_are_objects(p);
+}
+
+/* Called when the value of the innermost open object's last member starts
+ * (a container above the callback's depth) or completes (anything else):
+ * if an earlier member of that object that is in the tree had the same
+ * name, passes the member's path to the member callback with a null
+ * value.  As in OVS, whose objects index the members they hold, a repeat
+ * of a member that the callback took is not reported: 'p' keeps nothing
+ * of those, or its memory would grow with their number. */
+static void
+report_repeated(struct json_parser *p)
+{
+    const char *name = p->names + p->keys[p->n_keys - 1];
+
+    if (!shash_find(&p->seen[p->height - 1], name)) {
+        return;
+    }
+    for (size_t i = 1; i < p->height; i++) {
+        p->member_path[i - 1] = p->names + p->keys[p->frames[i].kstart - 1];
+    }
+    p->member_path[p->height - 1] = name;
+    p->member_cb(p->member_aux, p->member_path, p->height, NULL);
+}
+
+/* Notes that the innermost open object's last member joins the tree. */
+static void
+remember_member(struct json_parser *p)
+{
+    const char *name = p->names + p->keys[p->n_keys - 1];
+    struct shash *seen = &p->seen[p->height - 1];
+
+    if (!shash_find(seen, name)) {
+        shash_add(seen, name, NULL);
+    }
+}
+
 /* A complete value 'v' arrived where the grammar expects a value. */
 static inline void
 put_value(struct json_parser *p, struct json *v)
 {
     if (OVSJSON_UNLIKELY(p->member_cb != NULL)
-        && p->state == P_OBJ_VALUE && is_streamed_member(p)
-        && offer_member(p, v)) {
-        p->state = P_OBJ_NEXT;
-        return;
+        && p->state == P_OBJ_VALUE && on_member_path(p)) {
+        if (p->height == p->member_depth) {
+            /* A member for the callback. */
+            report_repeated(p);
+            if (offer_member(p, v)) {
+                p->state = P_OBJ_NEXT;
+                return;
+            }
+            remember_member(p);
+        } else if (v->type != JSON_OBJECT && v->type != JSON_ARRAY) {
+            /* Containers above the callback's depth: see input_begin(). */
+            report_repeated(p);
+            remember_member(p);
+        }
     }
     push_val(p, v);
     p->state = p->state == P_OBJ_VALUE ? P_OBJ_NEXT : P_ARR_NEXT;
@@ -294,6 +351,14 @@ input_begin(struct json_parser *p, bool is_object, long long pos)
                      JSON_MAX_HEIGHT);
         return;
     }
+    if (OVSJSON_UNLIKELY(p->member_cb != NULL)
+        && p->state == P_OBJ_VALUE && p->height < p->member_depth
+        && on_member_path(p)) {
+        /* As in OVS, a container above the callback's depth counts as a
+         * member of its object when it starts. */
+        report_repeated(p);
+        remember_member(p);
+    }
     if (p->height >= p->frames_alloc) {
         grow((void **) &p->frames, &p->frames_alloc, p->height + 1,
              sizeof *p->frames);
@@ -304,6 +369,10 @@ input_begin(struct json_parser *p, bool is_object, long long pos)
     f->kstart = p->n_keys;
     f->nstart = p->names_len;
     p->state = is_object ? P_OBJ_INIT : P_ARR_INIT;
+    if (OVSJSON_UNLIKELY(p->member_cb != NULL)
+        && p->height <= p->member_depth) {
+        shash_clear(&p->seen[p->height - 1]);
+    }
 }
 
 /* Makes the array of the values that 'f' collected: with OVS's storage,
@@ -1194,6 +1263,21 @@ json_parser_finish(struct json_parser *p)
     return json;
 }
 
+/* Frees what json_parser_set_member_cb() allocated for 'p'. */
+static void
+free_member_cb(struct json_parser *p)
+{
+    if (p->seen) {
+        for (size_t i = 0; i < p->member_depth; i++) {
+            shash_destroy(&p->seen[i]);
+        }
+        free(p->seen);
+        p->seen = NULL;
+    }
+    free(p->member_path);
+    p->member_path = NULL;
+}
+
 /* Makes 'p' pass each member of an object that is 'depth' levels deep to
  * 'cb' as soon as the member's value is complete (see json.h).  As in OVS,
  * 'depth' must be at least 1 and no input may have been fed yet.  A null
@@ -1203,11 +1287,15 @@ json_parser_set_member_cb(struct json_parser *p, size_t depth,
                           json_parser_member_cb *cb, void *aux)
 {
     ovs_assert(depth > 0 && p->state == P_START && !p->height);
-    free(p->member_path);
+    free_member_cb(p);
     p->member_cb = cb;
     p->member_aux = aux;
     p->member_depth = depth;
     p->member_path = ojs_xzalloc(depth * sizeof *p->member_path);
+    p->seen = ojs_xmalloc(depth * sizeof *p->seen);
+    for (size_t i = 0; i < depth; i++) {
+        shash_init(&p->seen[i]);
+    }
 }
 
 void
@@ -1226,7 +1314,7 @@ json_parser_abort(struct json_parser *p)
     free(p->keys);
     free(p->names);
     free(p->frames);
-    free(p->member_path);
+    free_member_cb(p);
     ds_destroy(&p->buf);
     free(p->error);
     free(p);

@@ -112,12 +112,13 @@ slurp(FILE *stream, size_t *np)
     return buf;
 }
 
-/* The --member-depth callback. */
+/* The --member-depth callback: prints each member and takes it, unless
+ * its name starts with "keep", and each repeated member it is told of. */
 static bool
 take_member(void *aux, const char *names[], size_t depth, struct json *value)
 {
-    char *text = json_to_string(value, JSSF_SORT);
     bool keep = !strncmp(names[depth - 1], "keep", 4);
+    char *text;
 
     (void) aux;
     fputs("member", stdout);
@@ -125,6 +126,11 @@ take_member(void *aux, const char *names[], size_t depth, struct json *value)
         putchar(i ? '/' : ' ');
         fputs(names[i], stdout);
     }
+    if (!value) {
+        puts(" repeated");
+        return false;
+    }
+    text = json_to_string(value, JSSF_SORT);
     printf("%s: %s\n", keep ? " (declined)" : "", text);
     free(text);
     if (keep) {

@@ -399,13 +399,18 @@ static bool
 print_member(void *aux, const char *names[], size_t depth, struct json *value)
 {
     const char *tag = aux;
-    char *s = json_to_string(value, JSSF_SORT);
     bool keep = !strncmp(names[depth - 1], "keep", 4);
+    char *s;
 
     printf("%s: member (depth %zu)", tag, depth);
     for (size_t i = 0; i < depth; i++) {
         printf("%s%s", i ? "/" : " ", names[i]);
     }
+    if (!value) {
+        printf(" repeated\n");
+        return false;
+    }
+    s = json_to_string(value, JSSF_SORT);
     printf("%s: %s\n", keep ? " declined" : "", s);
     free(s);
     if (!keep) {

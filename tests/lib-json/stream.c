@@ -182,8 +182,12 @@ member_line(const char *names[], size_t depth, const struct json *value)
         }
         ds_put_cstr(&ds, names[i]);
     }
-    ds_put_cstr(&ds, ": ");
-    json_to_ds(value, JSSF_SORT, &ds);
+    if (value) {
+        ds_put_cstr(&ds, ": ");
+        json_to_ds(value, JSSF_SORT, &ds);
+    } else {
+        ds_put_cstr(&ds, " repeated");
+    }
     return ds_steal_cstr(&ds);
 }
 
@@ -236,11 +240,18 @@ enum policy {
     TAKE_SHARE,                 /* Keep a clone until the end, decline the
                                  * member. */
     DECLINE_SOME,               /* Decline every third member. */
+    DECLINE_KEEP,               /* Decline the members whose names start
+                                 * with "keep", as OVS's test-json does. */
 };
 
 struct stream_ctx {
     enum policy policy;
-    struct list seen;           /* Every member offered, in order. */
+    struct list seen;           /* Every member offered, in order, and
+                                 * with 'log_repeated', every repeat
+                                 * reported. */
+    bool log_repeated;          /* Which repeats are reported depends on
+                                 * what the callback took, so only
+                                 * test_repeated() logs them. */
     struct list declined;       /* The declined ones. */
     /* TAKE_KEEP, DECLINE_SOME: the members taken, with their names. */
     char ***names;
@@ -258,6 +269,15 @@ member_cb(void *aux, const char *names[], size_t depth, struct json *value)
     char *line = member_line(names, depth, value);
     bool take;
 
+    if (!value) {
+        /* A repeated member, reported: nothing to take. */
+        if (ctx->log_repeated) {
+            list_add(&ctx->seen, line);
+        } else {
+            free(line);
+        }
+        return false;
+    }
     list_add(&ctx->seen, xstrdup(line));
     ctx->n_offered++;
     switch (ctx->policy) {
@@ -275,6 +295,9 @@ member_cb(void *aux, const char *names[], size_t depth, struct json *value)
     }
     case DECLINE_SOME:
         take = ctx->n_offered % 3 != 0;
+        break;
+    case DECLINE_KEEP:
+        take = strncmp(names[depth - 1], "keep", 4) != 0;
         break;
     case TAKE_KEEP:
     default:
@@ -1068,6 +1091,85 @@ test_peak(void)
     doc_destroy(&large);
 }
 
+/* Repeated members above the callback's depth, and repeats of declined
+ * members at it, are reported, once per repeat, before they are passed
+ * on; a container above that depth when it starts.  Repeats of taken
+ * members, deeper repeats and repeats inside arrays are not.  The same
+ * document and expected lines as the json.at test of OVS's parser with
+ * ovs-json-perf's series. */
+static void
+test_repeated(void)
+{
+    static const char doc[] =
+        "{\"a\": {\"x\": 1, \"x\": 2, \"keep\": 3, \"keep\": 4, "
+        "\"y\": {\"z\": 5, \"z\": 6},\n"
+        "       \"keep2\": 7, \"keep2\": 8, \"y\": 9},\n"
+        " \"a\": {\"w\": 10}, \"b\": [{\"c\": 1, \"c\": 2}], \"b\": 3, "
+        "\"d\": {}}\n";
+    static const char *const want2[] = {
+        "a/x: 1", "a/x: 2", "a/keep: 3", "a/keep repeated", "a/keep: 4",
+        "a/y: {\"z\":6}", "a/keep2: 7", "a/keep2 repeated", "a/keep2: 8",
+        "a/y: 9", "a repeated", "a/w: 10", "b repeated",
+    };
+    /* The same with every member taken: no repeat at depth 2 is. */
+    static const char *const want2_taken[] = {
+        "a/x: 1", "a/x: 2", "a/keep: 3", "a/keep: 4", "a/y: {\"z\":6}",
+        "a/keep2: 7", "a/keep2: 8", "a/y: 9", "a repeated", "a/w: 10",
+        "b repeated",
+    };
+    static const char *const want1[] = {
+        "a: {\"keep\":4,\"keep2\":8,\"x\":2,\"y\":9}", "a: {\"w\":10}",
+        "b: [{\"c\":2}]", "b: 3", "d: {}",
+    };
+    static const struct {
+        size_t depth;
+        enum policy policy;
+        const char *const *want;
+        size_t n;
+        const char *tree;       /* What is left in the tree. */
+    } runs[] = {
+        { 2, DECLINE_KEEP, want2, sizeof want2 / sizeof *want2,
+          "{\"a\":{},\"b\":3,\"d\":{}}" },
+        { 2, TAKE_FREE, want2_taken, sizeof want2_taken / sizeof *want2_taken,
+          "{\"a\":{},\"b\":3,\"d\":{}}" },
+        { 1, DECLINE_KEEP, want1, sizeof want1 / sizeof *want1, "{}" },
+    };
+    static const size_t pieces[] = { 0, 1, 5 };
+
+    case_begin();
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
+            struct stream_ctx ctx = { .policy = runs[r].policy,
+                                      .log_repeated = true };
+            struct json *got = stream_parse(doc, strlen(doc), runs[r].depth,
+                                            pieces[k], &ctx);
+            char *tree = ser(got);
+
+            for (size_t i = 0; i < runs[r].n || i < ctx.seen.n; i++) {
+                const char *a = i < runs[r].n ? runs[r].want[i] : "(none)";
+                const char *b = i < ctx.seen.n ? ctx.seen.items[i] : "(none)";
+                if (strcmp(a, b)) {
+                    case_failed("depth %zu policy %d piece %zu: line %zu "
+                                "is %s, expected %s", runs[r].depth,
+                                (int) runs[r].policy, pieces[k], i, b, a);
+                    break;
+                }
+            }
+            if (strcmp(tree, runs[r].tree)) {
+                case_failed("depth %zu policy %d piece %zu: tree %s, "
+                            "expected %s", runs[r].depth,
+                            (int) runs[r].policy, pieces[k], tree,
+                            runs[r].tree);
+            }
+            free(tree);
+            json_destroy(got);
+            ctx_clear(&ctx);
+        }
+    }
+    end("repeated members: reported above the depth and for declined "
+        "members at it, however fed, as by OVS's parser with the series");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1078,6 +1180,7 @@ main(int argc, char *argv[])
     }
     test_generated();
     test_damage();
+    test_repeated();
     test_abort();
     test_peak();
 

@@ -237,7 +237,14 @@ OVSJSON_API void json_parser_abort(struct json_parser *);
  * value (the member then never joins the tree that json_parser_finish()
  * returns); returning false leaves the value to the parser, which adds it
  * to its object as usual.  Only paths made of objects count: members of
- * objects inside arrays are never passed.  Set it before any input. */
+ * objects inside arrays are never passed.  A member whose name repeats an
+ * earlier member of its object that is in the tree (any member above
+ * 'depth', a declined one at it) is first passed with a null value (the
+ * return value is ignored): the tree keeps the last one, so a caller that
+ * took members below the earlier one must undo it, e.g. by parsing again
+ * without a callback.  A repeat of a member that the callback took is not
+ * reported: its owner must detect it with its own index.  Set it before
+ * any input. */
 typedef bool json_parser_member_cb(void *aux, const char *names[],
                                    size_t depth, struct json *value);
 OVSJSON_API void json_parser_set_member_cb(struct json_parser *,
