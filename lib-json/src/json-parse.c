@@ -234,6 +234,21 @@ all_open_are_objects(const struct json_parser *p)
     return true;
 }
 
+/* Points 'p->member_path' to the names that lead to the innermost open
+ * object's last member, that member's own name last, and returns their
+ * number (the height of the stack). */
+static size_t
+set_member_path(struct json_parser *p)
+{
+    /* Frame i (i >= 1) is the value of the last name its parent object
+     * had when the frame opened. */
+    for (size_t i = 1; i < p->height; i++) {
+        p->member_path[i - 1] = p->names + p->keys[p->frames[i].kstart - 1];
+    }
+    p->member_path[p->height - 1] = p->names + p->keys[p->n_keys - 1];
+    return p->height;
+}
+
 /* Offers 'v', the member value that just completed in the innermost open
  * object, to the member callback.  Returns true if the callback took it;
  * then its name is gone from the names arena too. */
@@ -241,14 +256,8 @@ static bool
 offer_member(struct json_parser *p, struct json *v)
 {
     size_t own = p->keys[p->n_keys - 1];
-    size_t depth = p->member_depth;
+    size_t depth = set_member_path(p);
 
-    /* Frame i (i >= 1) is the value of the last name its parent object
-     * had when the frame opened. */
-    for (size_t i = 1; i < depth; i++) {
-        p->member_path[i - 1] = p->names + p->keys[p->frames[i].kstart - 1];
-    }
-    p->member_path[depth - 1] = p->names + own;
     if (!p->member_cb(p->member_aux, p->member_path, depth, v)) {
         return false;
     }
@@ -271,33 +280,32 @@ on_member_path(const struct json_parser *p)
  * (a container above the callback's depth) or completes (anything else):
  * if an earlier member of that object that is in the tree had the same
  * name, passes the member's path to the member callback with a null
- * value.  As in OVS, whose objects index the members they hold, a repeat
- * of a member that the callback took is not reported: 'p' keeps nothing
- * of those, or its memory would grow with their number. */
-static void
+ * value, and returns true.  As in OVS, whose objects index the members
+ * they hold, a repeat of a member that the callback took is not reported:
+ * 'p' keeps nothing of those, or its memory would grow with their
+ * number. */
+static bool
 report_repeated(struct json_parser *p)
 {
     const char *name = p->names + p->keys[p->n_keys - 1];
 
     if (!shash_find(&p->seen[p->height - 1], name)) {
-        return;
+        return false;
     }
-    for (size_t i = 1; i < p->height; i++) {
-        p->member_path[i - 1] = p->names + p->keys[p->frames[i].kstart - 1];
-    }
-    p->member_path[p->height - 1] = name;
-    p->member_cb(p->member_aux, p->member_path, p->height, NULL);
+    size_t depth = set_member_path(p);
+    p->member_cb(p->member_aux, p->member_path, depth, NULL);
+    return true;
 }
 
-/* Notes that the innermost open object's last member joins the tree. */
+/* Notes that the innermost open object's last member joins the tree;
+ * 'repeated' is report_repeated()'s answer for it: a repeated name is
+ * already noted. */
 static void
-remember_member(struct json_parser *p)
+remember_member(struct json_parser *p, bool repeated)
 {
-    const char *name = p->names + p->keys[p->n_keys - 1];
-    struct shash *seen = &p->seen[p->height - 1];
-
-    if (!shash_find(seen, name)) {
-        shash_add(seen, name, NULL);
+    if (!repeated) {
+        shash_add(&p->seen[p->height - 1],
+                  p->names + p->keys[p->n_keys - 1], NULL);
     }
 }
 
@@ -309,16 +317,15 @@ put_value(struct json_parser *p, struct json *v)
         && p->state == P_OBJ_VALUE && on_member_path(p)) {
         if (p->height == p->member_depth) {
             /* A member for the callback. */
-            report_repeated(p);
+            bool repeated = report_repeated(p);
             if (offer_member(p, v)) {
                 p->state = P_OBJ_NEXT;
                 return;
             }
-            remember_member(p);
+            remember_member(p, repeated);
         } else if (v->type != JSON_OBJECT && v->type != JSON_ARRAY) {
             /* Containers above the callback's depth: see input_begin(). */
-            report_repeated(p);
-            remember_member(p);
+            remember_member(p, report_repeated(p));
         }
     }
     push_val(p, v);
@@ -356,8 +363,7 @@ input_begin(struct json_parser *p, bool is_object, long long pos)
         && on_member_path(p)) {
         /* As in OVS, a container above the callback's depth counts as a
          * member of its object when it starts. */
-        report_repeated(p);
-        remember_member(p);
+        remember_member(p, report_repeated(p));
     }
     if (p->height >= p->frames_alloc) {
         grow((void **) &p->frames, &p->frames_alloc, p->height + 1,
