@@ -96,6 +96,15 @@ struct json_parser {
                                          * the tree: all of them above the
                                          * callback's depth, the declined
                                          * ones at it. */
+
+    /* A member kept as text: see json_parser_set_text_member(). */
+    char *text_member;          /* Its name, or NULL. */
+    size_t text_height;         /* The stack's height inside its value
+                                 * while that value is parsed, else 0. */
+    struct ds text;             /* Its bytes so far. */
+    const char *feed_input;     /* This feed's input. */
+    const char *text_from;      /* First byte of this feed not yet in
+                                 * 'text'. */
 };
 
 static void parser_error(struct json_parser *, long long pos,
@@ -309,10 +318,74 @@ remember_member(struct json_parser *p, bool repeated)
     }
 }
 
+/* Text members. */
+
+/* True if a container that starts now is the value of a member that 'p'
+ * keeps as text: a member of the outermost object with that name. */
+static bool
+starts_text_member(const struct json_parser *p)
+{
+    return p->height == 1 && p->frames[0].is_object
+           && p->state == P_OBJ_VALUE && !p->text_height
+           && !strcmp(p->names + p->keys[p->n_keys - 1], p->text_member);
+}
+
+/* The byte of this feed at absolute offset 'pos'. */
+static const char *
+feed_byte(const struct json_parser *p, long long pos)
+{
+    return p->feed_input + (pos - p->base);
+}
+
+/* Forgets a complete value inside a member kept as text: it never joins
+ * its container, and its name (in an object) leaves the names arena, so
+ * that the memory the parse holds does not grow with the text. */
+static void
+drop_value(struct json_parser *p)
+{
+    if (p->state == P_OBJ_VALUE) {
+        p->names_len = p->keys[--p->n_keys];
+        p->state = P_OBJ_NEXT;
+    } else {
+        p->state = P_ARR_NEXT;
+    }
+}
+
+/* The container of frame 'f', which ends at offset 'pos', is in a member
+ * kept as text (it has left the stack already).  Returns the member's
+ * value if 'f' was that value: a serialized object of its text, in a
+ * block of its own size.  Returns NULL for a container inside it. */
+static struct json *
+end_text_container(struct json_parser *p, const struct frame *f,
+                   long long pos)
+{
+    p->n_vals = f->vstart;
+    p->n_keys = f->kstart;
+    p->names_len = f->nstart;
+    if (p->height + 1 > p->text_height) {
+        return NULL;
+    }
+
+    const char *end = feed_byte(p, pos) + 1;
+    ds_put_buffer(&p->text, p->text_from, end - p->text_from);
+    p->text_height = 0;
+
+    size_t len = p->text.length;
+    struct json *json = json_alloc__(JSON_SERIALIZED_OBJECT);
+    json->str_ptr = ojs_xrealloc(ds_steal_cstr(&p->text), len + 1);
+    return json;
+}
+
 /* A complete value 'v' arrived where the grammar expects a value. */
 static inline void
 put_value(struct json_parser *p, struct json *v)
 {
+    if (OVSJSON_UNLIKELY(p->text_height != 0)
+        && p->height >= p->text_height) {
+        json_destroy(v);
+        drop_value(p);
+        return;
+    }
     if (OVSJSON_UNLIKELY(p->member_cb != NULL)
         && p->state == P_OBJ_VALUE && on_member_path(p)) {
         if (p->height == p->member_depth) {
@@ -365,6 +438,8 @@ input_begin(struct json_parser *p, bool is_object, long long pos)
          * member of its object when it starts. */
         remember_member(p, report_repeated(p));
     }
+    bool text = OVSJSON_UNLIKELY(p->text_member != NULL)
+                && starts_text_member(p);
     if (p->height >= p->frames_alloc) {
         grow((void **) &p->frames, &p->frames_alloc, p->height + 1,
              sizeof *p->frames);
@@ -375,6 +450,12 @@ input_begin(struct json_parser *p, bool is_object, long long pos)
     f->kstart = p->n_keys;
     f->nstart = p->names_len;
     p->state = is_object ? P_OBJ_INIT : P_ARR_INIT;
+    if (text) {
+        /* The text starts with this byte. */
+        ds_clear(&p->text);
+        p->text_from = feed_byte(p, pos);
+        p->text_height = p->height;
+    }
     if (OVSJSON_UNLIKELY(p->member_cb != NULL)
         && p->height <= p->member_depth) {
         shash_clear(&p->seen[p->height - 1]);
@@ -470,7 +551,18 @@ input_end(struct json_parser *p, bool is_object, long long pos)
         return;
     }
     f = &p->frames[--p->height];
-    json = is_object ? build_object(p, f) : build_array(p, f);
+    if (OVSJSON_UNLIKELY(p->text_height != 0)
+        && p->height + 1 >= p->text_height) {
+        json = end_text_container(p, f, pos);
+        if (!json) {
+            p->state = p->frames[p->height - 1].is_object ? P_OBJ_VALUE
+                                                           : P_ARR_VALUE;
+            drop_value(p);
+            return;
+        }
+    } else {
+        json = is_object ? build_object(p, f) : build_array(p, f);
+    }
     if (!p->height) {
         p->result = json;
         p->state = P_END;
@@ -1101,6 +1193,8 @@ json_parser_feed(struct json_parser *p, const char *input, size_t n)
     if (p->done) {
         return 0;
     }
+    p->feed_input = input;
+    p->text_from = input;
 
     /* Finish a token carried over from the previous feed. */
     switch (p->lex) {
@@ -1234,6 +1328,9 @@ json_parser_feed(struct json_parser *p, const char *input, size_t n)
     }
 
 out:
+    if (OVSJSON_UNLIKELY(p->text_height != 0)) {
+        ds_put_buffer(&p->text, p->text_from, s - p->text_from);
+    }
     p->base += s - input;
     return s - input;
 }
@@ -1292,7 +1389,8 @@ void
 json_parser_set_member_cb(struct json_parser *p, size_t depth,
                           json_parser_member_cb *cb, void *aux)
 {
-    ovs_assert(depth > 0 && p->state == P_START && !p->height);
+    ovs_assert(depth > 0 && p->state == P_START && !p->height
+               && !p->text_member);
     free_member_cb(p);
     p->member_cb = cb;
     p->member_aux = aux;
@@ -1302,6 +1400,19 @@ json_parser_set_member_cb(struct json_parser *p, size_t depth,
     for (size_t i = 0; i < depth; i++) {
         shash_init(&p->seen[i]);
     }
+}
+
+/* Makes 'p' keep the value of each member named 'name' of the outermost
+ * object, if that value is an object or an array, as a serialized object
+ * of the input's own bytes for it (see json.h).  As in OVS, no input may
+ * have been fed yet, and it does not go with a member callback. */
+void
+json_parser_set_text_member(struct json_parser *p, const char *name)
+{
+    ovs_assert(p->state == P_START && !p->height && !p->member_cb
+               && !p->text_member);
+    p->text_member = ojs_xstrdup(name);
+    ds_init(&p->text);
 }
 
 void
@@ -1321,6 +1432,10 @@ json_parser_abort(struct json_parser *p)
     free(p->names);
     free(p->frames);
     free_member_cb(p);
+    if (p->text_member) {
+        free(p->text_member);
+        ds_destroy(&p->text);
+    }
     ds_destroy(&p->buf);
     free(p->error);
     free(p);

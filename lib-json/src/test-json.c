@@ -12,7 +12,12 @@
  * --member-depth=N streams: each member at depth N goes to a callback that
  * prints "member NAME/NAME...: VALUE" and takes it, or declines it (and
  * says "(declined)") when its own name starts with "keep"; then the rest
- * of the document is printed as above. */
+ * of the document is printed as above.
+ *
+ * --text-member=NAME keeps the outermost object's members NAME as text
+ * (json_parser_set_text_member()), feeding the parser 3 bytes at a time
+ * as OVS's test-json does: it prints "text NAME: TEXT" for such a member,
+ * then the sorted serialization, never pretty. */
 
 #include <errno.h>
 #include <stdbool.h>
@@ -20,11 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ovsjson/json.h"
+#include "ovsjson/shash.h"
 
 /* Options. */
 static bool opt_pretty;         /* --pretty: indented output. */
 static bool opt_multiple;       /* --multiple: a sequence of texts. */
 static int opt_member_depth;    /* --member-depth=N: stream members. */
+static const char *opt_text_member; /* --text-member=NAME. */
 
 static void __attribute__((noreturn))
 die(const char *message, const char *arg)
@@ -140,6 +147,22 @@ take_member(void *aux, const char *names[], size_t depth, struct json *value)
     return true;
 }
 
+/* Feeds all of 'stream' to 'parser', 'piece' bytes at a time (0: at once),
+ * and returns what json_parser_finish() returns. */
+static struct json *
+parse_stream(struct json_parser *parser, FILE *stream, size_t piece)
+{
+    size_t n;
+    char *input = slurp(stream, &n);
+
+    for (size_t pos = 0; pos < n; pos += piece ? piece : n) {
+        size_t k = piece && n - pos > piece ? piece : n - pos;
+        json_parser_feed(parser, input + pos, k);
+    }
+    free(input);
+    return json_parser_finish(parser);
+}
+
 /* --member-depth: one text, streamed.  (The member callback makes the
  * difference, not how the bytes arrive: feeding it all at once prints the
  * same as OVS's piecewise feeding.) */
@@ -147,15 +170,39 @@ static bool
 run_members(FILE *stream)
 {
     struct json_parser *parser = json_parser_create(JSPF_TRAILER);
-    size_t n;
-    char *input = slurp(stream, &n);
-    struct json *result;
 
     json_parser_set_member_cb(parser, opt_member_depth, take_member, NULL);
-    json_parser_feed(parser, input, n);
-    free(input);
-    result = json_parser_finish(parser);
-    return report(result);
+    return report(parse_stream(parser, stream, 0));
+}
+
+/* --text-member: one text, fed 3 bytes at a time. */
+static bool
+run_text_member(FILE *stream)
+{
+    struct json_parser *parser = json_parser_create(JSPF_TRAILER);
+    struct json *result;
+    char *text;
+
+    json_parser_set_text_member(parser, opt_text_member);
+    result = parse_stream(parser, stream, 3);
+    if (result->type == JSON_STRING) {
+        printf("error: %s\n", json_string(result));
+        json_destroy(result);
+        return false;
+    }
+    if (result->type == JSON_OBJECT) {
+        const struct json *member = shash_find_data(json_object(result),
+                                                    opt_text_member);
+        if (member && member->type == JSON_SERIALIZED_OBJECT) {
+            printf("text %s: %s\n", opt_text_member,
+                   json_serialized_object(member));
+        }
+    }
+    text = json_to_string(result, JSSF_SORT);
+    puts(text);
+    free(text);
+    json_destroy(result);
+    return true;
 }
 
 /* --multiple: texts one after another.  Between texts, white space (as
@@ -202,6 +249,8 @@ main(int argc, char *argv[])
             if (opt_member_depth < 1) {
                 die("--member-depth must be at least 1", NULL);
             }
+        } else if (!strncmp(argv[i], "--text-member=", 14)) {
+            opt_text_member = argv[i] + 14;
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             die("unknown option", argv[i]);
         } else if (!file) {
@@ -213,14 +262,15 @@ main(int argc, char *argv[])
     }
     if (!file) {
         die("usage: test-json [--pretty] [--multiple] [--member-depth=N] "
-            "INPUT.json", NULL);
+            "[--text-member=NAME] INPUT.json", NULL);
     }
 
     stream = strcmp(file, "-") ? fopen(file, "r") : stdin;
     if (!stream) {
         die("cannot open", file);
     }
-    ok = opt_member_depth ? run_members(stream)
+    ok = opt_text_member ? run_text_member(stream)
+         : opt_member_depth ? run_members(stream)
          : opt_multiple ? run_multiple(stream)
          : report(json_from_stream(stream));
     if (stream != stdin) {

@@ -1,4 +1,5 @@
-/* Tests of lib-json's streaming parser (json_parser_set_member_cb()):
+/* Tests of lib-json's streaming parser (json_parser_set_member_cb() and
+ * json_parser_set_text_member()):
  *
  *   stream [DIR...]
  *
@@ -21,7 +22,11 @@
  *   allocation counter below; in the ASan+UBSan build also ASan);
  * - bounded memory: a large generated document streamed with a callback
  *   that frees each row never holds more than a small, size-independent
- *   number of bytes, where the normal parse holds the whole tree.
+ *   number of bytes, where the normal parse holds the whole tree;
+ * - members kept as text (json_parser_set_text_member()): the input's own
+ *   bytes however it is fed, the rest of the tree as usual, the normal
+ *   parser's error for damage or truncation at every byte, a peak of at
+ *   most twice the text, and nothing left by an abort.
  *
  * Link with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
  * (the static library): every allocation of lib-json goes through the
@@ -1025,6 +1030,28 @@ consume_row(void *aux, const char *names[], size_t depth, struct json *row)
     return true;
 }
 
+/* Feeds the 'n' bytes at 's' to 'p' in 64 kB pieces and finishes it.
+ * Returns the peak of the bytes held since they were 'base' (and
+ * 'peak_bytes' was reset), and stores in '*kept', if nonnull, what the
+ * result held. */
+static long long
+held_while_parsing(struct json_parser *p, const char *s, size_t n,
+                   long long base, long long *kept)
+{
+    struct json *result;
+
+    feed_pieces(p, s, n, 65536);
+    result = json_parser_finish(p);
+    if (is_error(result)) {
+        case_failed("generated document: %s", json_string(result));
+    }
+    if (kept) {
+        *kept = live_bytes - base;
+    }
+    json_destroy(result);
+    return peak_bytes - base;
+}
+
 /* Feeds 'doc' in 64 kB pieces; returns the peak of the bytes the parse
  * held, streaming at depth 2 if 'streaming'. */
 static long long
@@ -1032,9 +1059,6 @@ parse_peak(const struct doc *doc, bool streaming, struct peak *pk)
 {
     long long base = live_bytes;
     struct json_parser *p;
-    const char *s = doc->text.string;
-    size_t n = doc->text.length;
-    struct json *result;
 
     memset(pk, 0, sizeof *pk);
     peak_bytes = live_bytes;
@@ -1042,15 +1066,8 @@ parse_peak(const struct doc *doc, bool streaming, struct peak *pk)
     if (streaming) {
         json_parser_set_member_cb(p, 2, consume_row, pk);
     }
-    for (size_t pos = 0; pos < n; pos += 65536) {
-        json_parser_feed(p, s + pos, n - pos < 65536 ? n - pos : 65536);
-    }
-    result = json_parser_finish(p);
-    if (is_error(result)) {
-        case_failed("generated document: %s", json_string(result));
-    }
-    json_destroy(result);
-    return peak_bytes - base;
+    return held_while_parsing(p, doc->text.string, doc->text.length, base,
+                              NULL);
 }
 
 static void
@@ -1170,6 +1187,297 @@ test_repeated(void)
         "members at it, however fed, as by OVS's parser with the series");
 }
 
+/* Members kept as text (json_parser_set_text_member()). */
+
+/* Parses the 'n' bytes at 's' keeping the outermost object's members
+ * 'name' as text, fed 'piece' bytes at a time (0: all at once). */
+static struct json *
+text_parse(const char *s, size_t n, const char *name, size_t piece)
+{
+    struct json_parser *p = json_parser_create(JSPF_TRAILER);
+
+    json_parser_set_text_member(p, name);
+    feed_pieces(p, s, n, piece);
+    return json_parser_finish(p);
+}
+
+/* Compares 'got', a parse of a document with members 'name' kept as text,
+ * with 'full', the normal parse of it: the same error, or the same members
+ * but for 'name', whose value, if an object or an array, is a serialized
+ * object whose text parses to the normal value and is 'want' if nonnull.
+ * Returns false (with case_why[] set) on a difference. */
+static bool
+check_text(const char *label, const struct json *full, const struct json *got,
+           const char *name, const char *want)
+{
+    if (is_error(full) || is_error(got)) {
+        if (!is_error(full) || !is_error(got)
+            || strcmp(json_string(full), json_string(got))) {
+            char *a = ser(full), *b = ser(got);
+            case_failed("%s: normal parse %.200s, with the text member "
+                        "%.200s", label, a, b);
+            free(a);
+            free(b);
+            return false;
+        }
+        return true;
+    }
+    if (full->type != JSON_OBJECT) {
+        if (!json_equal(full, got)) {
+            case_failed("%s: not an object, yet the trees differ", label);
+            return false;
+        }
+        return true;
+    }
+    if (got->type != JSON_OBJECT
+        || shash_count(json_object(full)) != shash_count(json_object(got))) {
+        case_failed("%s: the members differ", label);
+        return false;
+    }
+
+    struct shash_node *node;
+    SHASH_FOR_EACH (node, json_object(full)) {
+        const struct json *a = node->data;
+        const struct json *b = shash_find_data(json_object(got), node->name);
+        bool as_text = !strcmp(node->name, name)
+                       && (a->type == JSON_OBJECT || a->type == JSON_ARRAY);
+
+        if (!b) {
+            case_failed("%s: member %s missing", label, node->name);
+            return false;
+        } else if (!as_text) {
+            if (b->type == JSON_SERIALIZED_OBJECT || !json_equal(a, b)) {
+                case_failed("%s: member %s differs", label, node->name);
+                return false;
+            }
+            continue;
+        } else if (b->type != JSON_SERIALIZED_OBJECT) {
+            case_failed("%s: member %s is not kept as text", label, name);
+            return false;
+        }
+
+        const char *text = json_serialized_object(b);
+        struct json *reparsed = json_from_string(text);
+        bool same = json_equal(a, reparsed);
+        json_destroy(reparsed);
+        if (!same || (want && strcmp(text, want))) {
+            case_failed("%s: text of %s is %.200s%s", label, name, text,
+                        same ? ", not the input's bytes"
+                             : ", which does not parse to the value");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Exact bytes, however the input is split: generated database documents
+ * as the value of "prev_data" (an object, and [schema, data] as in a raft
+ * header), with other members, deeper members of that name, a member of
+ * that name that is a scalar, and repeats (the last counts). */
+static void
+test_text_member(void)
+{
+    static const size_t pieces[] = { 0, 1, 3, 7, 4096 };
+    size_t n_runs = 0;
+
+    case_begin();
+    for (size_t i = 0; i < 6 && !case_why[0]; i++) {
+        struct doc doc;
+        struct ds value = DS_EMPTY_INITIALIZER;
+        struct ds text = DS_EMPTY_INITIALIZER;
+        char label[64];
+
+        rng = 4242 + i;
+        gen_doc(&doc, 1 + i % 3, 3 + i * 5);
+        if (i % 2) {
+            ds_put_cstr(&value, "[ {\"name\": \"DB\", \"tables\": {\"T\":"
+                        " {\"columns\": {\"prev_data\": [1]}}}},\n");
+            ds_put_buffer(&value, doc.text.string, doc.text.length);
+            ds_put_cstr(&value, "  ]");
+        } else {
+            /* gen_doc() ends its object with a new-line. */
+            ds_put_buffer(&value, doc.text.string, doc.text.length - 1);
+        }
+        ds_put_cstr(&text, "{\"h\": [1, {\"prev_data\": [2]}], "
+                    "\"term\": 3,\n");
+        if (i >= 2) {
+            /* Repeats: a scalar, then another value; the last counts. */
+            ds_put_cstr(&text, "\"prev_data\": 17, \"prev_data\" : "
+                        "{\"x\": [ ]}, ");
+        }
+        ds_put_cstr(&text, "\"prev_data\" :\t");
+        ds_put_buffer(&text, value.string, value.length);
+        ds_put_cstr(&text, " ,\"z\": {\"prev_data\": {\"y\": null}}}\n");
+
+        struct json *full = json_from_buffer(text.string, text.length);
+        for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
+            struct json *got = text_parse(text.string, text.length,
+                                          "prev_data", pieces[k]);
+            snprintf(label, sizeof label, "document #%zu by %zu", i,
+                     pieces[k]);
+            n_runs++;
+            if (is_error(full)) {
+                case_failed("%s: %s", label, json_string(full));
+            }
+            check_text(label, full, got, "prev_data", value.string);
+            json_destroy(got);
+        }
+        /* A member of that name that is a scalar: parsed as usual. */
+        struct json *got = text_parse(text.string, text.length, "term", 3);
+        check_text("scalar member", full, got, "term", NULL);
+        json_destroy(got);
+
+        json_destroy(full);
+        ds_destroy(&value);
+        ds_destroy(&text);
+        doc_destroy(&doc);
+    }
+
+    /* Only the outermost object's members count. */
+    static const char nested[] = "[{\"prev_data\": {\"a\": 1}}]";
+    struct json *full = json_from_string(nested);
+    struct json *got = text_parse(nested, strlen(nested), "prev_data", 0);
+    check_text("outermost array", full, got, "prev_data", NULL);
+    json_destroy(full);
+    json_destroy(got);
+
+    end("text members: %zu parses of 6 generated documents fed whole and "
+        "by 1, 3, 7, 4096 bytes: the input's own bytes, the rest as usual",
+        n_runs);
+}
+
+/* Damage and truncation: the same error as the normal parser, at every
+ * byte of a document whose text member starts at its first value. */
+static void
+test_text_member_damage(void)
+{
+    static const char bad[] = { '}', ']', 'x', '\x01', '"', ',' };
+    struct doc doc;
+    struct ds text = DS_EMPTY_INITIALIZER;
+    size_t n_cases = 0;
+
+    case_begin();
+    rng = 99;
+    gen_doc(&doc, 2, 6);
+    ds_put_cstr(&text, "{\"prev_data\": [{\"n\": \"DB\"}, ");
+    ds_put_buffer(&text, doc.text.string, doc.text.length - 1);
+    ds_put_cstr(&text, "], \"z\": 1}\n");
+
+    char *s = xmalloc(text.length);
+    for (size_t at = 0; at <= text.length && !case_why[0]; at++) {
+        for (size_t b = 0; b <= sizeof bad && !case_why[0]; b++) {
+            size_t n = text.length;
+            char label[64];
+
+            memcpy(s, text.string, n);
+            if (b == sizeof bad) {
+                n = at;         /* Truncated. */
+                snprintf(label, sizeof label, "cut at %zu", at);
+            } else if (at < n) {
+                s[at] = bad[b];
+                snprintf(label, sizeof label, "byte %zu is 0x%02x", at,
+                         (unsigned char) bad[b]);
+            } else {
+                continue;
+            }
+            struct json *full = json_from_buffer(s, n);
+            for (size_t piece = 0; piece <= 3; piece += 3) {
+                struct json *got = text_parse(s, n, "prev_data", piece);
+                n_cases++;
+                check_text(label, full, got, "prev_data", NULL);
+                json_destroy(got);
+            }
+            json_destroy(full);
+        }
+    }
+    free(s);
+    ds_destroy(&text);
+    doc_destroy(&doc);
+    end("text members: %zu damaged or truncated documents, fed whole and "
+        "by 3 bytes: the normal parser's error or value", n_cases);
+}
+
+/* Parses 'text' in 64 kB pieces, keeping "prev_data" as text if 'as_text';
+ * returns the peak of the bytes the parse held and, in '*kept', the final
+ * size of the member (its serialized object and text). */
+static long long
+text_peak(const struct ds *text, bool as_text, long long *kept)
+{
+    long long base = live_bytes;
+    struct json_parser *p;
+
+    peak_bytes = live_bytes;
+    p = json_parser_create(JSPF_TRAILER);
+    if (as_text) {
+        json_parser_set_text_member(p, "prev_data");
+    }
+    return held_while_parsing(p, text->string, text->length, base, kept);
+}
+
+/* A large member kept as text costs its text: the parse holds at most
+ * twice its size (the buffer grows by doubling) and a little more, where
+ * the normal parse holds its tree, and member names inside it do not pile
+ * up: the value here is one object of 60000 members. */
+static void
+test_text_member_peak(void)
+{
+    struct doc doc;
+    struct ds text = DS_EMPTY_INITIALIZER;
+    long long full, peak, kept, kept_full;
+
+    case_begin();
+    rng = 31337;
+    gen_doc(&doc, 1, 60000);
+    ds_put_cstr(&text, "{\"term\": 1, \"prev_data\": ");
+    ds_put_buffer(&text, doc.text.string, doc.text.length - 1);
+    ds_put_cstr(&text, "}\n");
+    long long len = (long long) doc.text.length;
+
+    full = text_peak(&text, false, &kept_full);
+    peak = text_peak(&text, true, &kept);
+    if (kept > len + len / 16 + 4096) {
+        case_failed("the member kept %lld bytes for %lld bytes of text",
+                    kept, len);
+    } else if (peak > 2 * len + 64 * 1024) {
+        case_failed("the parse held %lld bytes at the peak for %lld bytes "
+                    "of text (limit: twice the text and 64 kB)", peak, len);
+    } else if (peak * 2 > full) {
+        case_failed("peak %lld bytes is not under half of the normal "
+                    "parse's %lld", peak, full);
+    }
+    end("text members: %.1f MB kept as text hold %lld bytes after the "
+        "parse and %.1f MB at the peak; the normal parse %.1f MB",
+        len / 1e6, kept, peak / 1e6, full / 1e6);
+    ds_destroy(&text);
+    doc_destroy(&doc);
+}
+
+/* Aborted in the middle of the text, or with a complete text member in the
+ * unfinished tree: everything is freed (the counter checked at the end). */
+static void
+test_text_member_abort(void)
+{
+    static const char doc[] = "{\"a\": 1, \"prev_data\": [{\"x\": \"y\"}, 2],"
+                              " \"prev_data\": {\"k\": [1, 2, {\"n\": 3}]},"
+                              " \"b\": [";
+    long long blocks0 = n_blocks, bytes0 = live_bytes;
+    size_t n = strlen(doc);
+
+    case_begin();
+    for (size_t cut = 0; cut <= n; cut++) {
+        struct json_parser *p = json_parser_create(0);
+        json_parser_set_text_member(p, "prev_data");
+        feed_pieces(p, doc, cut, 2);
+        json_parser_abort(p);
+    }
+    if (n_blocks != blocks0 || live_bytes != bytes0) {
+        case_failed("%lld blocks, %lld bytes left", n_blocks - blocks0,
+                    live_bytes - bytes0);
+    }
+    end("text members: parsers aborted at each of %zu bytes free "
+        "everything", n + 1);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1183,6 +1491,10 @@ main(int argc, char *argv[])
     test_repeated();
     test_abort();
     test_peak();
+    test_text_member();
+    test_text_member_damage();
+    test_text_member_peak();
+    test_text_member_abort();
 
     case_begin();
     if (n_blocks != blocks0 || live_bytes != bytes0) {

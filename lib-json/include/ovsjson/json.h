@@ -27,7 +27,7 @@ extern "C" {
 
 /* lib-json's own version (not OVS's): the soname is libovsjson.so.MAJOR,
  * and ovsjson.pc says the same version.  lib-json/Makefile reads it here. */
-#define OVSJSON_VERSION "1.1.0"
+#define OVSJSON_VERSION "1.2.0"
 
 struct ds;
 struct uuid;
@@ -251,6 +251,18 @@ OVSJSON_API void json_parser_set_member_cb(struct json_parser *,
                                            size_t depth,
                                            json_parser_member_cb *,
                                            void *aux);
+
+/* Members kept as text (OVS 4.0.0 with ovs-json-perf's "json: Add a parser
+ * mode that keeps a member as text."): the value of each member named
+ * 'name' of the outermost object, if it is an object or an array, becomes
+ * a JSON_SERIALIZED_OBJECT of the input's own bytes for it, spaces and
+ * escapes included, whatever the split of the input between feeds.  Its
+ * syntax is checked with the usual errors, but no tree of it is built.  A
+ * member that is a scalar, and members of deeper objects, are parsed as
+ * usual; of repeated members the last counts.  Set it before any input,
+ * and not together with json_parser_set_member_cb(). */
+OVSJSON_API void json_parser_set_text_member(struct json_parser *,
+                                             const char *name);
 
 OVSJSON_API struct json *json_from_string(const char *string);
 /* lib-json only: json_from_string() of the 'n' bytes at 's'. */
