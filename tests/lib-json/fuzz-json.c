@@ -12,13 +12,22 @@
  *     input's last byte picks, fed in two pieces): a callback that declines
  *     every member gives the same result as the normal parse; one that
  *     takes and frees every member gives the same error, or a tree with no
- *     member left at that depth. */
+ *     member left at that depth;
+ *   - members kept as text (json_parser_set_text_member(), for the name of
+ *     the first member of the outermost object, fed in two pieces): the
+ *     same error, or the same members, where that one, if an object or an
+ *     array, is a serialized object of bytes of the input that parse to
+ *     the normal value. */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* memmem() */
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ovsjson/json.h"
+#include "ovsjson/shash.h"
 
 #define REQUIRE(COND)                                                   \
     do {                                                                \
@@ -67,6 +76,53 @@ parse_streaming(const char *data, size_t size, size_t split, size_t depth,
         json_parser_feed(p, data + split, size - split);
     }
     return json_parser_finish(p);
+}
+
+/* Checks a parse of 'data' with the first member of the outermost object of
+ * 'full', its normal parse, kept as text. */
+static void
+check_text_member(const char *data, size_t size, size_t split,
+                  const struct json *full)
+{
+    if (full->type != JSON_OBJECT || !shash_count(json_object(full))
+        || memchr(data, '\0', size)) {
+        /* A null byte ends a number token, as in OVS, so a text that holds
+         * one is not the C string of its bytes (in OVS either). */
+        return;
+    }
+
+    struct shash_node *node = NULL;
+    SHASH_FOR_EACH (node, json_object(full)) {
+        break;
+    }
+    const char *name = node->name;
+    struct json_parser *p = json_parser_create(JSPF_TRAILER);
+    json_parser_set_text_member(p, name);
+    if (json_parser_feed(p, data, split) == split) {
+        json_parser_feed(p, data + split, size - split);
+    }
+    struct json *got = json_parser_finish(p);
+
+    REQUIRE(got->type == JSON_OBJECT);
+    REQUIRE(shash_count(json_object(got)) == shash_count(json_object(full)));
+    SHASH_FOR_EACH (node, json_object(full)) {
+        const struct json *a = node->data;
+        const struct json *b = shash_find_data(json_object(got), node->name);
+
+        REQUIRE(b);
+        if (strcmp(node->name, name)
+            || (a->type != JSON_OBJECT && a->type != JSON_ARRAY)) {
+            REQUIRE(json_equal(a, b));
+        } else {
+            const char *t = json_serialized_object(b);
+            struct json *reparsed = json_from_string(t);
+
+            REQUIRE(memmem(data, size, t, strlen(t)));
+            REQUIRE(json_equal(a, reparsed));
+            json_destroy(reparsed);
+        }
+    }
+    json_destroy(got);
 }
 
 /* The number of members 'depth' levels deep in 'j', through objects. */
@@ -121,6 +177,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         REQUIRE(js->type == j1->type && !count_members(js, depth));
     }
     json_destroy(js);
+    check_text_member(text, size, split, j1);
 
     if (j1->type == JSON_STRING) {
         REQUIRE(!strncmp(d1, "line ", 5));
