@@ -9,8 +9,9 @@ FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays 
 monitor-json-cache-tests monitor-wire-order-test shared-notifications
 shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
 streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates
-streaming-monitor-replies jsonrpc-nocopy json-text-member streaming-cluster-load
-streaming-cluster-entries history-first-id uuid-format monitor-rows-without-trees"
+streaming-monitor-replies jsonrpc-nocopy json-text-member storage-parse-helpers
+streaming-cluster-load streaming-cluster-entries history-first-id uuid-format
+monitor-rows-without-trees"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
     [monitor-serialized-cache]="monitor json cache holds serialized json"
@@ -34,6 +35,7 @@ declare -A FEATURE_TITLE=(
     [uuid-format]="UUIDs formatted without snprintf() (uuid_format())"
     [monitor-rows-without-trees]="rows of unconditional monitor updates written without JSON trees (ovsdb_datum_to_json_ds())"
     [json-text-member]="json parser keeps a member as text (json_parser_set_text_member())"
+    [storage-parse-helpers]="the reading of storage records split into helpers, no change in behavior (ovsdb_storage_parse_entry())"
     [streaming-cluster-entries]="raft log entries kept as the text of the log, their rows converted while it is parsed (ovsdb_log_read_text() in raft_read_log())"
     [history-first-id]="the first transaction of the history kept as its ID only (ovsdb_txn_clone_for_history_id())"
     [streaming-cluster-load]="a clustered database's snapshot read as text, its rows converted while it is parsed (ovsdb_storage_read_text())"
@@ -75,6 +77,7 @@ has_feature() {
     uuid-format) path=lib/uuid.h pattern=uuid_format ;;
     monitor-rows-without-trees) path=lib/ovsdb-data.h pattern=ovsdb_datum_to_json_ds ;;
     json-text-member) path=include/openvswitch/json.h pattern=json_parser_set_text_member ;;
+    storage-parse-helpers) path=ovsdb/storage.c pattern=ovsdb_storage_parse_entry ;;
     streaming-cluster-load) path=ovsdb/storage.h pattern=ovsdb_storage_read_text ;;
     history-first-id) path=ovsdb/transaction.c pattern=ovsdb_txn_clone_for_history_id ;;
     streaming-cluster-entries) path=ovsdb/raft.c pattern='ovsdb_log_read_text(raft->log, "data"' ;;
@@ -169,6 +172,7 @@ patch_feature() {
     *"uuid: Format UUIDs without snprintf"*) echo uuid-format ;;
     *"ovsdb: Write cached monitor rows without JSON trees"*) echo monitor-rows-without-trees ;;
     *"json: Add a parser mode that keeps a member as text"*) echo json-text-member ;;
+    *"ovsdb: Split storage record reading into helpers"*) echo storage-parse-helpers ;;
     *"ovsdb: Load clustered snapshots from their text"*) echo streaming-cluster-load ;;
     *"ovsdb: Read raft log entries as text"*) echo streaming-cluster-entries ;;
     *"ovsdb: Keep only the ID of the first history entry"*) echo history-first-id ;;
