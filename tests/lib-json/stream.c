@@ -1270,6 +1270,14 @@ check_text(const char *label, const struct json *full, const struct json *got,
     return true;
 }
 
+/* Appends 'doc' to 'ds' as a member's value: without the new-line that
+ * gen_doc() ends it with. */
+static void
+put_doc_value(struct ds *ds, const struct doc *doc)
+{
+    ds_put_buffer(ds, doc->text.string, doc->text.length - 1);
+}
+
 /* Exact bytes, however the input is split: generated database documents
  * as the value of "prev_data" (an object, and [schema, data] as in a raft
  * header), with other members, deeper members of that name, a member of
@@ -1295,8 +1303,7 @@ test_text_member(void)
             ds_put_buffer(&value, doc.text.string, doc.text.length);
             ds_put_cstr(&value, "  ]");
         } else {
-            /* gen_doc() ends its object with a new-line. */
-            ds_put_buffer(&value, doc.text.string, doc.text.length - 1);
+            put_doc_value(&value, &doc);
         }
         ds_put_cstr(&text, "{\"h\": [1, {\"prev_data\": [2]}], "
                     "\"term\": 3,\n");
@@ -1360,7 +1367,7 @@ test_text_member_damage(void)
     rng = 99;
     gen_doc(&doc, 2, 6);
     ds_put_cstr(&text, "{\"prev_data\": [{\"n\": \"DB\"}, ");
-    ds_put_buffer(&text, doc.text.string, doc.text.length - 1);
+    put_doc_value(&text, &doc);
     ds_put_cstr(&text, "], \"z\": 1}\n");
 
     char *s = xmalloc(text.length);
@@ -1429,7 +1436,7 @@ test_text_member_peak(void)
     rng = 31337;
     gen_doc(&doc, 1, 60000);
     ds_put_cstr(&text, "{\"term\": 1, \"prev_data\": ");
-    ds_put_buffer(&text, doc.text.string, doc.text.length - 1);
+    put_doc_value(&text, &doc);
     ds_put_cstr(&text, "}\n");
     long long len = (long long) doc.text.length;
 
