@@ -548,7 +548,7 @@ fi
 stage "lib-json: differential test of --text-member against OVS 4.0.0 with its series"
 if [ ! -x "$STREAM_OVSTEST" ] || ! grep -q text-member "$stream_src" 2>/dev/null; then
     echo "  skip: --text-member differential: $STREAM_OVSTEST is not built with" \
-         "json_parser_set_text_member() (patches/4.0.0/pending, ovsdb-streaming-load 0009)"
+         "json_parser_set_text_member() (4.0.0 series, ovsdb-streaming-load 0009)"
 else
     echo "  reference: $STREAM_OVSTEST"
     # OVS's test-json --text-member feeds 3 bytes at a time.  Fed in
