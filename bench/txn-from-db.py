@@ -8,9 +8,14 @@ import sys
 
 db, path = sys.argv[1], sys.argv[2]
 with open(db) as f:
-    lines = f.read().split("\n")
+    lines = [line for line in f.read().split("\n") if line]
+# A compacted standalone file: a header line and the schema, then, if the
+# database has rows, a header line and the record that inserts them all.
+if len(lines) not in (2, 4):
+    sys.exit("%s: %d records, not a compacted standalone database"
+             % (db, len(lines) // 2))
 schema = json.loads(lines[1])
-data = json.loads(lines[3])
+data = json.loads(lines[3]) if len(lines) == 4 else {}
 ops = [schema["name"]]
 for table, rows in data.items():
     if table.startswith("_"):
