@@ -10,7 +10,8 @@ monitor-json-cache-tests monitor-wire-order-test shared-notifications
 shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
 streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates
 streaming-monitor-replies jsonrpc-nocopy json-text-member storage-parse-helpers
-streaming-cluster-load streaming-cluster-entries history-first-id uuid-format
+streaming-cluster-load streaming-cluster-entries history-first-id
+json-text-member-depth raft-install-text uuid-format
 monitor-rows-without-trees"
 declare -A FEATURE_TITLE=(
     [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
@@ -38,6 +39,8 @@ declare -A FEATURE_TITLE=(
     [storage-parse-helpers]="the reading of storage records split into helpers, no change in behavior (ovsdb_storage_parse_entry())"
     [streaming-cluster-entries]="raft log entries kept as the text of the log, their rows converted while it is parsed (ovsdb_log_read_text() in raft_read_log())"
     [history-first-id]="the first transaction of the history kept as its ID only (ovsdb_txn_clone_for_history_id())"
+    [json-text-member-depth]="json parser keeps members at any depth as text (json_parser_set_text_member_depth())"
+    [raft-install-text]="a snapshot from the leader received and installed as text (raft_snapshot_installed_as_text)"
     [streaming-cluster-load]="a clustered database's snapshot read as text, its rows converted while it is parsed (ovsdb_storage_read_text())"
 )
 
@@ -80,6 +83,8 @@ has_feature() {
     storage-parse-helpers) path=ovsdb/storage.c pattern=ovsdb_storage_parse_entry ;;
     streaming-cluster-load) path=ovsdb/storage.h pattern=ovsdb_storage_read_text ;;
     history-first-id) path=ovsdb/transaction.c pattern=ovsdb_txn_clone_for_history_id ;;
+    json-text-member-depth) path=include/openvswitch/json.h pattern=json_parser_set_text_member_depth ;;
+    raft-install-text) path=ovsdb/raft.c pattern=raft_snapshot_installed_as_text ;;
     streaming-cluster-entries) path=ovsdb/raft.c pattern='ovsdb_log_read_text(raft->log, "data"' ;;
     *) return 1 ;;
     esac
@@ -176,6 +181,8 @@ patch_feature() {
     *"ovsdb: Load clustered snapshots from their text"*) echo streaming-cluster-load ;;
     *"ovsdb: Read raft log entries as text"*) echo streaming-cluster-entries ;;
     *"ovsdb: Keep only the ID of the first history entry"*) echo history-first-id ;;
+    *"json: Keep members at any depth as text"*) echo json-text-member-depth ;;
+    *"ovsdb: Install a leader's snapshot from its text"*) echo raft-install-text ;;
     *) echo always ;;
     esac
 }
