@@ -186,7 +186,9 @@ check "make check (unit tests and conformance cases)" \
 declared=$(cat "$LIB"/include/ovsjson/{json,shash,dynamic-string}.h | tr '\n' ' ' |
            grep -oE 'OVSJSON_API [^;(]*\(' | grep -oE '[a-z_0-9]+ *\($' |
            tr -d ' (' | sort -u || true)
-renamed=$(sed -n 's/^#define \([a-z_0-9]*\) ovsjson_\1$/\1/p' "$LIB/include/ovsjson/names.h" | sort -u || true)
+# (a define too long for one line continues on the next, after a backslash)
+renamed=$(sed -e ':a' -e '/\\$/{N;s/ *\\\n */ /;ba' -e '}' "$LIB/include/ovsjson/names.h" |
+          sed -n 's/^#define \([a-z_0-9]*\) ovsjson_\1$/\1/p' | sort -u || true)
 dynsyms=$(nm -D --defined-only "$T/gcc/libovsjson.so" 2>/dev/null |
           awk '$2 != "A" { sub(/@.*/, "", $3); print $2, $3 }' || true)
 exported=$(awk '$1 == "T" { print $2 }' <<<"$dynsyms" | sed -n 's/^ovsjson_//p' | sort -u || true)
@@ -595,6 +597,32 @@ else
         OVSTEST=$STREAM_OVSTEST diff_files "--text-member=tables OVSDB records" \
             "--text-member=tables" "${recs[@]}"
     fi
+    unset ERROR_POSITION_ONLY
+fi
+
+# --- Text members at a depth: --text-depth against OVS 4.0.0 with pending
+# ovsdb-streaming-load 0014. ---
+stage "lib-json: differential test of --text-depth against OVS 4.0.0 with pending 0014"
+if [ ! -x "$STREAM_OVSTEST" ] || ! grep -q text-depth "$stream_src" 2>/dev/null; then
+    echo "  skip: --text-depth differential: $STREAM_OVSTEST is not built with" \
+         "json_parser_set_text_member_depth() (patches/4.0.0/pending, ovsdb-streaming-load 0014)"
+else
+    echo "  reference: $STREAM_OVSTEST"
+    export ERROR_POSITION_ONLY=1    # as for --text-member above
+    # Every generated, conformance and fuzzer input as the "data" of a
+    # JSON-RPC request, as raft's install_snapshot_request carries its
+    # snapshot, and "data" members at depths 1 and 4 that stay trees.
+    mkdir -p "$T/rpc"
+    rm -f "$T"/rpc/*.json
+    for f in "$T"/wrapped/*.json; do
+        { printf '{"method": "install_snapshot_request", "data": [0], "params": [{"term": 1, "data": '
+          cat "$f"; printf ', "x": {"data": {"y": 1}}}], "id": null}\n'; } \
+            >"$T/rpc/$(basename "$f")"
+    done
+    for depth in 1 3 4; do
+        OVSTEST=$STREAM_OVSTEST diff_files "--text-member=data --text-depth=$depth JSON-RPC requests" \
+            "--text-member=data --text-depth=$depth" "$T"/rpc/*.json
+    done
     unset ERROR_POSITION_ONLY
 fi
 

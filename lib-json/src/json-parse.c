@@ -99,6 +99,7 @@ struct json_parser {
 
     /* A member kept as text: see json_parser_set_text_member(). */
     char *text_member;          /* Its name, or NULL. */
+    size_t text_depth;          /* The depth of the members kept as text. */
     size_t text_height;         /* The stack's height inside its value
                                  * while that value is parsed, else 0. */
     struct ds text;             /* Its bytes so far. */
@@ -321,11 +322,12 @@ remember_member(struct json_parser *p, bool repeated)
 /* Text members. */
 
 /* True if a container that starts now is the value of a member that 'p'
- * keeps as text: a member of the outermost object with that name. */
+ * keeps as text: a member with that name of an object at depth
+ * 'text_depth' - 1 (the outermost object for depth 1). */
 static bool
 starts_text_member(const struct json_parser *p)
 {
-    return p->height == 1 && p->frames[0].is_object
+    return p->height == p->text_depth && p->frames[p->height - 1].is_object
            && p->state == P_OBJ_VALUE && !p->text_height
            && !strcmp(p->names + p->keys[p->n_keys - 1], p->text_member);
 }
@@ -1409,9 +1411,21 @@ json_parser_set_member_cb(struct json_parser *p, size_t depth,
 void
 json_parser_set_text_member(struct json_parser *p, const char *name)
 {
+    json_parser_set_text_member_depth(p, 1, name);
+}
+
+/* The same for the members named 'name' at depth 'depth', counted as for
+ * json_parser_set_member_cb(): 1 is a member of the outermost object.  As in
+ * OVS, 'depth' must be at least 1. */
+void
+json_parser_set_text_member_depth(struct json_parser *p, size_t depth,
+                                  const char *name)
+{
+    ovs_assert(depth > 0);
     ovs_assert(p->state == P_START && !p->height && !p->member_cb
                && !p->text_member);
     p->text_member = ojs_xstrdup(name);
+    p->text_depth = depth;
     ds_init(&p->text);
 }
 

@@ -17,7 +17,10 @@
  * --text-member=NAME keeps the outermost object's members NAME as text
  * (json_parser_set_text_member()), feeding the parser 3 bytes at a time
  * as OVS's test-json does: it prints "text NAME: TEXT" for such a member,
- * then the sorted serialization, never pretty. */
+ * then the sorted serialization, never pretty.  With --text-depth=N, the
+ * members NAME at depth N are kept as text instead
+ * (json_parser_set_text_member_depth()); "text" lines are printed for the
+ * outermost object's members only, as by OVS's. */
 
 #include <errno.h>
 #include <stdbool.h>
@@ -32,6 +35,7 @@ static bool opt_pretty;         /* --pretty: indented output. */
 static bool opt_multiple;       /* --multiple: a sequence of texts. */
 static int opt_member_depth;    /* --member-depth=N: stream members. */
 static const char *opt_text_member; /* --text-member=NAME. */
+static int opt_text_depth = 1;  /* --text-depth=N. */
 
 static void __attribute__((noreturn))
 die(const char *message, const char *arg)
@@ -183,7 +187,12 @@ run_text_member(FILE *stream)
     struct json *result;
     char *text;
 
-    json_parser_set_text_member(parser, opt_text_member);
+    if (opt_text_depth == 1) {
+        json_parser_set_text_member(parser, opt_text_member);
+    } else {
+        json_parser_set_text_member_depth(parser, opt_text_depth,
+                                          opt_text_member);
+    }
     result = parse_stream(parser, stream, 3);
     if (result->type == JSON_STRING) {
         printf("error: %s\n", json_string(result));
@@ -251,6 +260,11 @@ main(int argc, char *argv[])
             }
         } else if (!strncmp(argv[i], "--text-member=", 14)) {
             opt_text_member = argv[i] + 14;
+        } else if (!strncmp(argv[i], "--text-depth=", 13)) {
+            opt_text_depth = atoi(argv[i] + 13);
+            if (opt_text_depth < 1) {
+                die("--text-depth must be at least 1", NULL);
+            }
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             die("unknown option", argv[i]);
         } else if (!file) {
@@ -262,7 +276,7 @@ main(int argc, char *argv[])
     }
     if (!file) {
         die("usage: test-json [--pretty] [--multiple] [--member-depth=N] "
-            "[--text-member=NAME] INPUT.json", NULL);
+            "[--text-member=NAME [--text-depth=N]] INPUT.json", NULL);
     }
 
     stream = strcmp(file, "-") ? fopen(file, "r") : stdin;

@@ -1353,6 +1353,101 @@ test_text_member(void)
         n_runs);
 }
 
+/* True if objects 'a' and 'b' have the same members, equal but for the
+ * member 'skip', which both have. */
+static bool
+equal_but(const struct json *a, const struct json *b, const char *skip)
+{
+    struct shash_node *node;
+
+    if (a->type != JSON_OBJECT || b->type != JSON_OBJECT
+        || shash_count(json_object(a)) != shash_count(json_object(b))
+        || !shash_find(json_object(b), skip)) {
+        return false;
+    }
+    SHASH_FOR_EACH (node, json_object(a)) {
+        const struct json *other = shash_find_data(json_object(b),
+                                                   node->name);
+        if (!other || (strcmp(node->name, skip)
+                       && !json_equal(node->data, other))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Members at a depth (json_parser_set_text_member_depth()): generated
+ * database documents as the "data" of a JSON-RPC request's parameters, at
+ * depth 3, as raft's install_snapshot_request carries its snapshot, fed
+ * whole and in pieces: that member is the input's own bytes, and "data"
+ * members at depths 1 and 4 are parsed as usual. */
+static void
+test_text_member_depth(void)
+{
+    static const size_t pieces[] = { 0, 1, 3, 7, 4096 };
+    size_t n_runs = 0;
+
+    case_begin();
+    for (size_t i = 0; i < 4 && !case_why[0]; i++) {
+        struct doc doc;
+        struct ds value = DS_EMPTY_INITIALIZER;
+        struct ds text = DS_EMPTY_INITIALIZER;
+
+        rng = 5151 + i;
+        gen_doc(&doc, 1 + i % 3, 3 + i * 5);
+        put_doc_value(&value, &doc);
+        ds_put_cstr(&text, "{\"data\": [0], \"method\": \"m\", \"params\": "
+                    "[{\"term\": 1, \"data\" : ");
+        ds_put_buffer(&text, value.string, value.length);
+        ds_put_cstr(&text, " , \"x\": {\"data\": {\"y\": 1}}}], "
+                    "\"id\": null}\n");
+
+        struct json *full = json_from_buffer(text.string, text.length);
+        for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
+            struct json_parser *p = json_parser_create(JSPF_TRAILER);
+
+            json_parser_set_text_member_depth(p, 3, "data");
+            feed_pieces(p, text.string, text.length, pieces[k]);
+            struct json *got = json_parser_finish(p);
+            n_runs++;
+
+            /* The request's parameters: the one object of the array. */
+            const struct json *fo = json_array_at(
+                shash_find_data(json_object(full), "params"), 0);
+            const struct json *go = (got->type == JSON_OBJECT
+                                     ? shash_find_data(json_object(got),
+                                                       "params")
+                                     : NULL);
+            go = go && go->type == JSON_ARRAY ? json_array_at(go, 0) : NULL;
+            char label[64];
+            snprintf(label, sizeof label, "request #%zu by %zu", i,
+                     pieces[k]);
+            if (!go || go->type != JSON_OBJECT) {
+                case_failed("%s: no parameters", label);
+            } else {
+                /* Everything but params[0].data as usual... */
+                if (!equal_but(full, got, "params")
+                    || json_array_size(shash_find_data(json_object(got),
+                                                       "params")) != 1
+                    || !equal_but(fo, go, "data")) {
+                    case_failed("%s: the other members differ", label);
+                }
+
+                /* ...and params[0].data the input's bytes. */
+                check_text(label, fo, go, "data", value.string);
+            }
+            json_destroy(got);
+        }
+        json_destroy(full);
+        ds_destroy(&value);
+        ds_destroy(&text);
+        doc_destroy(&doc);
+    }
+    end("text members at depth 3: %zu parses of 4 JSON-RPC requests fed "
+        "whole and by 1, 3, 7, 4096 bytes: the input's own bytes there, the "
+        "rest as usual", n_runs);
+}
+
 /* Damage and truncation: the same error as the normal parser, at every
  * byte of a document whose text member starts at its first value. */
 static void
@@ -1499,6 +1594,7 @@ main(int argc, char *argv[])
     test_abort();
     test_peak();
     test_text_member();
+    test_text_member_depth();
     test_text_member_damage();
     test_text_member_peak();
     test_text_member_abort();

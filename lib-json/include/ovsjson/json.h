@@ -27,7 +27,7 @@ extern "C" {
 
 /* lib-json's own version (not OVS's): the soname is libovsjson.so.MAJOR,
  * and ovsjson.pc says the same version.  lib-json/Makefile reads it here. */
-#define OVSJSON_VERSION "1.2.0"
+#define OVSJSON_VERSION "1.3.0"
 
 struct ds;
 struct uuid;
@@ -263,6 +263,14 @@ OVSJSON_API void json_parser_set_member_cb(struct json_parser *,
  * and not together with json_parser_set_member_cb(). */
 OVSJSON_API void json_parser_set_text_member(struct json_parser *,
                                              const char *name);
+/* The same for the members named 'name' at depth 'depth', counted as for
+ * json_parser_set_member_cb(): json_parser_set_text_member() is depth 1, and
+ * a JSON-RPC message {"params": [{"data": ...}]} has "data" at depth 3 (OVS
+ * 4.0.0 with ovs-json-perf's pending "json: Keep members at any depth as
+ * text.").  'depth' must be at least 1. */
+OVSJSON_API void json_parser_set_text_member_depth(struct json_parser *,
+                                                   size_t depth,
+                                                   const char *name);
 
 OVSJSON_API struct json *json_from_string(const char *string);
 /* lib-json only: json_from_string() of the 'n' bytes at 's'. */

@@ -76,6 +76,8 @@
 #define json_parser_is_done ovsjson_json_parser_is_done
 #define json_parser_set_member_cb ovsjson_json_parser_set_member_cb
 #define json_parser_set_text_member ovsjson_json_parser_set_text_member
+#define json_parser_set_text_member_depth \
+    ovsjson_json_parser_set_text_member_depth
 #define json_real ovsjson_json_real
 #define json_real_create ovsjson_json_real_create
 #define json_serialized_object ovsjson_json_serialized_object
