@@ -166,7 +166,7 @@ patch_feature() {
     *"ovsdb: Share monitor updates between identical conditions"*) echo shared-conditions ;;
     *"ovsdb: Run only the sessions that have work"*) echo woken-sessions ;;
     *"ovsdb: Wait only for the sessions that ran"*) echo waited-sessions ;;
-    *"json: Add a parser mode that hands out completed members"*) echo json-member-callback ;;
+    *"json: Add a parser mode that hands out complete members"*) echo json-member-callback ;;
     *"ovsdb: Convert rows while a database record is parsed"*) echo streaming-load ;;
     *"ovsdb: Write compacted databases a row at a time"*) echo streaming-compaction ;;
     *"ovsdb: Serialize raft snapshots a row at a time"*) echo streaming-snapshot ;;

@@ -229,7 +229,7 @@ OVSJSON_API struct json *json_parser_finish(struct json_parser *);
 OVSJSON_API void json_parser_abort(struct json_parser *);
 
 /* Streaming (OVS 4.0.0 with ovs-json-perf's "json: Add a parser mode that
- * hands out completed members."): the parser passes each member of an
+ * hands out complete members."): the parser passes each member of an
  * object 'depth' levels deep (1: the members of the outermost object) to
  * the callback as soon as its value is complete.  'names' holds the
  * 'depth' member names that lead to the value, outermost first, the
