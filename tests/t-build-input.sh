@@ -1069,7 +1069,7 @@ t_every_patch_has_feature() {
     . "$TOP/scripts/tree.sh"
     for b in $SUPPORTED_BASES; do
         for p in $(series_patches "$b") \
-                 $(cd "$TOP/patches/$b" 2>/dev/null && ls pending/*-0[0-9][0-9][1-9]-*.patch 2>/dev/null); do
+                 $(cd "$TOP/patches/$b" 2>/dev/null && ls pending/*-[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v -- -0000-); do
             f=$(patch_feature "$TOP/patches/$b/$p")
             if [ "$f" = always ]; then
                 missing="$missing $b/$p"
