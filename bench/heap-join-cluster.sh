@@ -91,19 +91,15 @@ joiner_start() {
     die "the joining server did not reach $want atoms"
 }
 
-categories() {
-    awk '{ n = $NF; t += n; c = "other" }
+# The categories of the heap, for sum_categories: a line of the profile
+# takes the last one that matches.
+CATEGORIES='
          /jsonrpc_recv/ && /json_parser/ { c = "received request, json tree (jsonrpc_recv)" }
          /jsonrpc_recv/ && /json_parser_text_member_complete|ds_put_char/ { c = "received snapshot text (jsonrpc_recv, text mode)" }
          /raft_entry_data_serialize|json_serialized_object_create/ { c = "raft serialized copy of the data" }
          /ovsdb_file_parse_text/ { c = "json strings that the rows keep as atoms" }
          /ovsdb_file_txn_from_json|ovsdb_file_txn_add_json|ovsdb_file_txn_read_row_cb|ovsdb_txn_replay_commit/ { c = "database rows" }
-         /ovsdb_txn_clone_for_history/ { c = "transaction history (clone of the snapshot transaction)" }
-         { s[c] += n }
-         END { printf "  total: %d B\n", t;
-               for (k in s) printf "  %s: %d B (%.1f %%)\n", k, s[k], t ? 100 * s[k] / t : 0 }' "$1" |
-        sort
-}
+         /ovsdb_txn_clone_for_history/ { c = "transaction history (clone of the snapshot transaction)" }'
 
 {
     echo "database: $DB ($(stat -c %s "$DB") bytes), installed by a server" \
@@ -125,22 +121,12 @@ categories() {
     leader_start
     joiner_start heaptrack -o "$RUN/srv/ht"
     sleep 2
-    PID=$(pgrep -P "$SERVER" -f ovsdb-server || true)
-    [ -n "$PID" ] || die "no ovsdb-server under heaptrack"
-    kill -9 "$PID"
-    wait "$SERVER" || true
-    SERVER=
-    data=$(ls "$RUN"/srv/ht.*)
-    heaptrack_print -f "$data" --print-peaks 0 --print-allocators 0 \
-        --print-temporary 0 --print-leaks 0 -M "$RUN/massif.out" \
-        -F "$RUN/peak.txt" --flamegraph-cost-type peak >"$RUN/print.txt" 2>&1
-    echo "joining ovsdb-server, heaptrack: $(sed -n \
-        's/^peak heap memory consumption: /peak heap /p' "$RUN/print.txt")"
-    grep '^mem_heap_B=' "$RUN/massif.out" | cut -d= -f2 >"$RUN/heap"
+    heaptrack_kill_server "$RUN/srv"
+    data=$HEAP_DATA
+    echo "joining ovsdb-server, heaptrack: $(heap_peak_profile "$data")"
     echo "live heap once it holds every row (plateau of the massif" \
-         "snapshots): $(sort "$RUN/heap" | uniq -c | sort -n | tail -n1 |
-                        awk '{print $2}') B"
+         "snapshots): $(live_heap_plateau) B"
     echo "heap at the peak, by who allocated it:"
-    categories "$RUN/peak.txt"
+    sum_categories "$RUN/peak.txt" "$CATEGORIES"
 } >"$OUT"
 cat "$OUT"

@@ -59,10 +59,9 @@ make_cluster() {
     fi
 }
 
-# categories FILE: sums heaptrack's flamegraph lines (stack;...;cost) of
-# FILE by the first matching category, from the most specific.
-categories() {
-    awk '{ n = $NF; t += n; c = "other" }
+# The categories of the heap, for sum_categories: a line of the profile
+# takes the last one that matches.
+CATEGORIES='
          /raft_read_header/ && /parse_body/ { c = "raft header (snapshot) json tree, parse_body()" }
          /raft_read_log/ && /parse_body/ { c = "raft log records json tree, parse_body()" }
          /raft_read_log/ && /json_parser_text_member_complete|ds_put_char/ { c = "raft log entry text, kept as read" }
@@ -71,12 +70,7 @@ categories() {
          /raft_read_header/ && /json_parser_text_member_complete|ds_put_char/ { c = "raft snapshot text, kept as read" }
          /ovsdb_file_parse_text/ { c = "json strings that the rows keep as atoms" }
          /ovsdb_file_txn_from_json|ovsdb_file_txn_add_json|ovsdb_file_txn_read_row_cb|ovsdb_txn_replay_commit/ { c = "database rows" }
-         /ovsdb_txn_clone_for_history/ { c = "transaction history (clone of the load transaction)" }
-         { s[c] += n }
-         END { printf "  total: %d B\n", t;
-               for (k in s) printf "  %s: %d B (%.1f %%)\n", k, s[k], t ? 100 * s[k] / t : 0 }' "$1" |
-        sort
-}
+         /ovsdb_txn_clone_for_history/ { c = "transaction history (clone of the load transaction)" }'
 
 {
     echo "database: $DB ($(stat -c %s "$DB") bytes), as a one-server" \
@@ -96,27 +90,18 @@ categories() {
     server_start "$RUN/srv" heaptrack -o "$RUN/srv/ht"
     cluster_wait_serving "$RUN/srv" "$NAME"
     sleep 2
-    PID=$(pgrep -P "$SERVER" -f ovsdb-server || true)
-    [ -n "$PID" ] || die "no ovsdb-server under heaptrack"
-    kill -9 "$PID"
-    wait "$SERVER" || true
-    SERVER=
-    data=$(ls "$RUN"/srv/ht.*)
-    heaptrack_print -f "$data" --print-peaks 0 --print-allocators 0 \
-        --print-temporary 0 --print-leaks 0 -M "$RUN/massif.out" \
-        -F "$RUN/peak.txt" --flamegraph-cost-type peak >"$RUN/print.txt" 2>&1
+    heaptrack_kill_server "$RUN/srv"
+    data=$HEAP_DATA
+    peak=$(heap_peak_profile "$data")
     heaptrack_print -f "$data" --print-peaks 0 --print-allocators 0 \
         --print-temporary 0 --print-leaks 0 \
         -F "$RUN/leaked.txt" --flamegraph-cost-type leaked >/dev/null 2>&1
-    echo "ovsdb-server (cluster), heaptrack: $(sed -n \
-        's/^peak heap memory consumption: /peak heap /p' "$RUN/print.txt")"
-    grep '^mem_heap_B=' "$RUN/massif.out" | cut -d= -f2 >"$RUN/heap"
+    echo "ovsdb-server (cluster), heaptrack: $peak"
     echo "live heap after load (plateau of the massif snapshots):" \
-         "$(sort "$RUN/heap" | uniq -c | sort -n | tail -n1 |
-            awk '{print $2}') B"
+         "$(live_heap_plateau) B"
     echo "heap at the peak, by who allocated it:"
-    categories "$RUN/peak.txt"
+    sum_categories "$RUN/peak.txt" "$CATEGORIES"
     echo "live heap after load (held when killed), by who allocated it:"
-    categories "$RUN/leaked.txt"
+    sum_categories "$RUN/leaked.txt" "$CATEGORIES"
 } >"$OUT"
 cat "$OUT"

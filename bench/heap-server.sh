@@ -93,3 +93,49 @@ compaction_heap() {
          "$(awk -v p="$plateau" '$1 == p { seen = 1 }
                 seen && $1 > m { m = $1 } END { print m + 0 }' "$heap") B"
 }
+
+# heaptrack_kill_server DIR: kills with SIGKILL the ovsdb-server that runs
+# under heaptrack (started by server_start DIR heaptrack -o DIR/ht), so that
+# what it holds shows as heaptrack's "leaked" memory, waits for heaptrack,
+# and sets HEAP_DATA to the path of heaptrack's data file.  Not in a
+# subshell: it waits for SERVER and clears it.
+heaptrack_kill_server() {
+    local pid
+    pid=$(pgrep -P "$SERVER" -f ovsdb-server || true)
+    [ -n "$pid" ] || die "no ovsdb-server under heaptrack"
+    kill -9 "$pid"
+    wait "$SERVER" || true
+    SERVER=
+    # shellcheck disable=SC2034  # read by the scripts that source this file
+    HEAP_DATA=$(ls "$1"/ht.*)
+}
+
+# heap_peak_profile DATA: from heaptrack's DATA file, RUN/massif.out,
+# RUN/peak.txt (flamegraph lines of the peak cost) and RUN/print.txt; prints
+# "peak heap N" as heaptrack_print gives it.
+heap_peak_profile() {
+    heaptrack_print -f "$1" --print-peaks 0 --print-allocators 0 \
+        --print-temporary 0 --print-leaks 0 -M "$RUN/massif.out" \
+        -F "$RUN/peak.txt" --flamegraph-cost-type peak >"$RUN/print.txt" 2>&1
+    sed -n 's/^peak heap memory consumption: /peak heap /p' "$RUN/print.txt"
+}
+
+# live_heap_plateau: the live heap after a load, in bytes: the most frequent
+# value of the massif snapshots in RUN/massif.out (see heap_peak_profile).
+live_heap_plateau() {
+    grep '^mem_heap_B=' "$RUN/massif.out" | cut -d= -f2 >"$RUN/heap"
+    sort "$RUN/heap" | uniq -c | sort -n | tail -n1 | awk '{print $2}'
+}
+
+# sum_categories FILE RULES: sums heaptrack's flamegraph lines
+# (stack;...;cost) of FILE by category, one sorted line each and a total.
+# RULES are awk pattern-action pairs that set c, the category, to the last
+# one matching ("other" if none), so the most specific come last.
+sum_categories() {
+    awk '{ n = $NF; t += n; c = "other" }
+         '"$2"'
+         { s[c] += n }
+         END { printf "  total: %d B\n", t;
+               for (k in s) printf "  %s: %d B (%.1f %%)\n", k, s[k], t ? 100 * s[k] / t : 0 }' "$1" |
+        sort
+}
