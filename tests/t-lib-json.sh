@@ -523,7 +523,11 @@ fi
 stage "lib-json: differential test of --member-depth against OVS 4.0.0 with its series"
 STREAM_OVSTEST=${STREAM_OVSTEST:-"$BUILD/ovs-4.0.0/tests/ovstest"}
 stream_src="$(dirname "$STREAM_OVSTEST")/test-json.c"
-if [ ! -x "$STREAM_OVSTEST" ] || ! grep -q member-depth "$stream_src" 2>/dev/null; then
+# stream_has OPTION: STREAM_OVSTEST is built and its test-json has --OPTION.
+stream_has() {
+    [ -x "$STREAM_OVSTEST" ] && grep -q -- "$1" "$stream_src" 2>/dev/null
+}
+if ! stream_has member-depth; then
     echo "  skip: --member-depth differential: $STREAM_OVSTEST is not built with the" \
          "4.0.0 series (./build.sh apply --base 4.0.0 && ./build.sh build --base 4.0.0)"
 else
@@ -548,7 +552,7 @@ fi
 
 # --- Text members: test-json --text-member against the 4.0.0 series. ---
 stage "lib-json: differential test of --text-member against OVS 4.0.0 with its series"
-if [ ! -x "$STREAM_OVSTEST" ] || ! grep -q text-member "$stream_src" 2>/dev/null; then
+if ! stream_has text-member; then
     echo "  skip: --text-member differential: $STREAM_OVSTEST is not built with" \
          "json_parser_set_text_member() (4.0.0 series, ovsdb-streaming-load 0009)"
 else
@@ -603,7 +607,7 @@ fi
 # --- Text members at a depth: --text-depth against OVS 4.0.0 with pending
 # ovsdb-streaming-load 0014. ---
 stage "lib-json: differential test of --text-depth against OVS 4.0.0 with pending 0014"
-if [ ! -x "$STREAM_OVSTEST" ] || ! grep -q text-depth "$stream_src" 2>/dev/null; then
+if ! stream_has text-depth; then
     echo "  skip: --text-depth differential: $STREAM_OVSTEST is not built with" \
          "json_parser_set_text_member_depth() (patches/4.0.0/pending, ovsdb-streaming-load 0014)"
 else
