@@ -162,9 +162,10 @@ regress_stock_key() {
 }
 
 # regress_stock_cached LOGS TREE FLAGS: the newest stock suite log in LOGS
-# made from the same key, unless REGRESS_FRESH_STOCK is set.  Stock does not
-# change when the series does, so its suite need not run again; the tests
-# that fail only patched are still rerun on stock (regress_paired).
+# made from the same key, else a saved one of bench/results (below), unless
+# REGRESS_FRESH_STOCK is set.  Stock does not change when the series does,
+# so its suite need not run again; the tests that fail only patched are
+# still rerun on stock (regress_paired).
 regress_stock_cached() {
     local k key best=
     [ -z "${REGRESS_FRESH_STOCK:-}" ] || return 0
@@ -173,7 +174,30 @@ regress_stock_cached() {
         [ -f "$k" ] && [ "$(cat "$k")" = "$key" ] && [ -s "${k%.key}.log" ] || continue
         if [ -z "$best" ] || [ "$k" -nt "$best" ]; then best=$k; fi
     done
-    [ -z "$best" ] || echo "${best%.key}.log"
+    if [ -n "$best" ]; then
+        echo "${best%.key}.log"
+        return 0
+    fi
+    for k in "$RESULTS"/regress-stock-*.log.gz; do
+        [ -f "$k" ] || continue
+        if [ "$(gzip -dc "$k" | head -n1)" = "# stock suite key: $key" ]; then
+            echo "$k"
+            return 0
+        fi
+    done
+}
+
+# regress_stock_save LOG KEY BASE: keep, in bench/results, the lines of a
+# stock suite log that suite-compare.sh reads (each test's result line
+# after "## Running the tests"), gzipped, under its key, so that a machine
+# without build/ reuses it (regress_stock_cached).  About 40 kB a base.
+regress_stock_save() {
+    local out="$RESULTS/regress-stock-$3-${2:0:12}.log.gz"
+    { echo "# stock suite key: $2"
+      awk '/^## Running the tests/ { on = 1; print; next }
+           on && /^ *[0-9]+\. /' "$1"
+    } | gzip -n -9 >"$out"
+    stage "regress: stock's results kept in $out (commit it)"
 }
 
 # regress_base BASE: stock (a worktree at base/BASE) and patched
@@ -201,7 +225,10 @@ regress_base() {
             cached=$(regress_stock_cached "$logs" "$t" "$flags")
             if [ -n "$cached" ]; then
                 stage "regress: stock's full suite of the same commit and tests from $(basename "$cached") (REGRESS_FRESH_STOCK=1 runs it again)"
-                cp "$cached" "$logs/stock-$stamp.log"
+                case $cached in
+                *.gz) gzip -dc "$cached" >"$logs/stock-$stamp.log" ;;
+                *) cp "$cached" "$logs/stock-$stamp.log" ;;
+                esac
                 continue
             fi
         fi
@@ -209,7 +236,10 @@ regress_base() {
         (cd "$t" && run make check TESTSUITEFLAGS="-j$(regress_jobs) $flags") || true
         [ -f "$t/tests/testsuite.log" ] || die "no tests/testsuite.log in $t after make check"
         cp "$t/tests/testsuite.log" "$logs/$which-$stamp.log"
-        [ "$which" = patched ] || regress_stock_key "$t" "$flags" >"$logs/stock-$stamp.key"
+        if [ "$which" = stock ]; then
+            regress_stock_key "$t" "$flags" >"$logs/stock-$stamp.key"
+            regress_stock_save "$logs/stock-$stamp.log" "$(cat "$logs/stock-$stamp.key")" "$base"
+        fi
     done
     stage "regress: compare and rerun"
     local out="$RESULTS/regress-$base-$stamp" rc=0

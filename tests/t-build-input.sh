@@ -1022,6 +1022,59 @@ t_regress() {
     fi
 }
 
+# regress_stock_save: the saved results of a stock suite are found by their
+# key when build/ has no log, and suite-compare.sh reads the same results
+# from them as from the whole log.
+t_regress_stock_saved() {
+    local d="$SCRATCH/stocksaved" got want rc=0
+    rm -rf "$d"
+    mkdir -p "$d/logs" "$d/results" "$d/tree/tests"
+    printf '#!/bin/sh\n' >"$d/tree/tests/testsuite"
+    chmod +x "$d/tree/tests/testsuite"
+    git init -q "$d/tree"
+    git -C "$d/tree" add tests/testsuite
+    git -c user.name=t -c user.email=t@localhost -C "$d/tree" commit -qm a
+    cat >"$d/full.log" <<'LOG'
+## ------------------------ ##
+## testsuite 4.0.0 test suite. ##
+  1. completion.at:1: testing ...
+## Running the tests. ##
+  1. a title (a.at:10): ok
+  2. another (b.at:20): FAILED (b.at:25)
+  3. skipped one (b.at:30): skipped (b.at:31)
+## Summary of the failures. ##
+Failed tests:
+./b.at:25: some output
+  2. b.at:20: 2. another (b.at:20): FAILED (b.at:25)
+  7. not a result line
+LOG
+    got=$(
+        # shellcheck source=../scripts/common.sh
+        . "$TOP/scripts/common.sh"
+        RESULTS=$d/results
+        # shellcheck source=../scripts/regress.sh
+        . "$TOP/scripts/regress.sh"
+        RESULTS=$d/results
+        key=$(regress_stock_key "$d/tree" "1-3")
+        regress_stock_save "$d/full.log" "$key" 9.9.9 >/dev/null 2>&1
+        f=$(regress_stock_cached "$d/logs" "$d/tree" "1-3")
+        echo "found:${f#"$d/"}"
+        echo "other:$(regress_stock_cached "$d/logs" "$d/tree" "1-2")"
+        echo "fresh:$(REGRESS_FRESH_STOCK=1 regress_stock_cached "$d/logs" "$d/tree" "1-3")"
+        gzip -dc "$f" >"$d/saved.log"
+        a=$("$TOP/scripts/suite-compare.sh" "$d/tree" "$d/tree" "$d/full.log" "$d/full.log")
+        b=$("$TOP/scripts/suite-compare.sh" "$d/tree" "$d/tree" "$d/saved.log" "$d/saved.log")
+        if [ "$a" = "$b" ]; then echo "same-results"; else echo "differ: $a / $b"; fi
+        grep -c . "$d/saved.log"
+    ) || rc=$?
+    want="found:results/regress-stock-9.9.9-$(git -C "$d/tree" rev-parse "HEAD^{tree}" | cut -c1-12).log.gz|other:|fresh:|same-results|7"
+    if [ $rc -eq 0 ] && [ "$(tr '\n' '|' <<<"$got" | sed 's/|$//')" = "$want" ]; then
+        pass "regress: a stock suite's saved results are reused by key and compare as the whole log"
+    else
+        failed "regress: saved stock results" "exit $rc: $(tr '\n' '|' <<<"$got")"
+    fi
+}
+
 # regress_stock_cached: a stock suite log is reused only for the same tree
 # and tests, the newest one, and never with REGRESS_FRESH_STOCK.
 t_regress_stock_reuse() {
@@ -1124,6 +1177,7 @@ main() {
     t_suite_compare
     t_regress
     t_regress_stock_reuse
+    t_regress_stock_saved
     local b
     for b in 3.5.0 3.1.0 4.0.0; do
         if [ -s "$TOP/patches/$b/series" ]; then

@@ -604,12 +604,12 @@ else
     unset ERROR_POSITION_ONLY
 fi
 
-# --- Text members at a depth: --text-depth against OVS 4.0.0 with pending
+# --- Text members at a depth: --text-depth against OVS 4.0.0 with
 # ovsdb-streaming-load 0014. ---
-stage "lib-json: differential test of --text-depth against OVS 4.0.0 with pending 0014"
+stage "lib-json: differential test of --text-depth against OVS 4.0.0 with ovsdb-streaming-load 0014"
 if ! stream_has text-depth; then
     echo "  skip: --text-depth differential: $STREAM_OVSTEST is not built with" \
-         "json_parser_set_text_member_depth() (patches/4.0.0/pending, ovsdb-streaming-load 0014)"
+         "json_parser_set_text_member_depth() (4.0.0 ovsdb-streaming-load 0014)"
 else
     echo "  reference: $STREAM_OVSTEST"
     export ERROR_POSITION_ONLY=1    # as for --text-member above
