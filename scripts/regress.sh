@@ -214,7 +214,7 @@ regress_base() {
     fi
     git -C "$stock" checkout -q --detach "base/$base"
     restore_packaging "$tree" "$stock" "$base"
-    local which t flags cached=
+    local which t flags key cached=
     for which in stock patched; do
         t=$stock
         [ "$which" = stock ] || t=$tree
@@ -237,8 +237,9 @@ regress_base() {
         [ -f "$t/tests/testsuite.log" ] || die "no tests/testsuite.log in $t after make check"
         cp "$t/tests/testsuite.log" "$logs/$which-$stamp.log"
         if [ "$which" = stock ]; then
-            regress_stock_key "$t" "$flags" >"$logs/stock-$stamp.key"
-            regress_stock_save "$logs/stock-$stamp.log" "$(cat "$logs/stock-$stamp.key")" "$base"
+            key=$(regress_stock_key "$t" "$flags")
+            echo "$key" >"$logs/stock-$stamp.key"
+            regress_stock_save "$logs/stock-$stamp.log" "$key" "$base"
         fi
     done
     stage "regress: compare and rerun"

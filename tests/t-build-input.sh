@@ -1051,10 +1051,9 @@ LOG
     got=$(
         # shellcheck source=../scripts/common.sh
         . "$TOP/scripts/common.sh"
-        RESULTS=$d/results
+        OVS_JSON_PERF_RESULTS=$d/results
         # shellcheck source=../scripts/regress.sh
         . "$TOP/scripts/regress.sh"
-        RESULTS=$d/results
         key=$(regress_stock_key "$d/tree" "1-3")
         regress_stock_save "$d/full.log" "$key" 9.9.9 >/dev/null 2>&1
         f=$(regress_stock_cached "$d/logs" "$d/tree" "1-3")
