@@ -116,7 +116,7 @@ test_upstream_has_it() {
 
 # Run a component and add up its closing "N passed, N failed" line.
 run_component() {
-    local t=$1 name out rc=0 last p f
+    local t=$1 name out rc=0 last p f n
     name=$(basename "$t" .sh)
     stage "test: component $name"
     # A component that cannot run, or runs no case, is a failure.
@@ -141,6 +141,9 @@ run_component() {
     if [ "$f" -ne 0 ]; then
         FAILURES+=("$name: $f failed:")
         mapfile -t -O "${#FAILURES[@]}" FAILURES < <(grep '^FAIL ' "$out" | sed 's/^/  /')
+        n=$(grep -c '^FAIL ' "$out" || true)
+        [ "$n" -eq "$f" ] ||
+            FAILURES+=("  ($n of the $f FAIL lines start a line; all of them: grep 'FAIL ' $out)")
     fi
     if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
         fail "$name: exited $rc"

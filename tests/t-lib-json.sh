@@ -412,10 +412,20 @@ diff_files() {
             bad=$((bad + 1))
             # The first one goes into the FAIL line, which CI's summary
             # repeats: its name, first bytes and both outputs.
-            [ -n "$first" ] || first="first: $(basename "$f") [$(head -c 48 "$f" | od -An -tx1 | tr -s ' \n' ' ')] lib-json: $(head -c 160 "$T/a.out" | tr '\n' ' ') ovs: $(head -c 160 "$T/b.out" | tr '\n' ' ')"
+            if [ -z "$first" ]; then
+                # Kept for a look after the run: the input and both outputs.
+                mkdir -p "$T/differs"
+                cp "$f" "$T/differs/$(basename "$f")"
+                cp "$T/a.out" "$T/differs/$(basename "$f").lib-json.out"
+                cp "$T/b.out" "$T/differs/$(basename "$f").ovs.out"
+                first="first: $(basename "$f") [$(head -c 48 "$f" | od -An -tx1 | tr -s ' \n' ' ')] lib-json: $(head -c 160 "$T/a.out" | tr '\n' ' ') ovs: $(head -c 160 "$T/b.out" | tr '\n' ' ') (kept in $T/differs/)"
+            fi
             if [ $bad -le 3 ]; then
                 echo "  $name: $(basename "$f"): lib-json exit $rc_a, ovs exit $rc_b"
-                diff "$T/a.out" "$T/b.out" | head -c 600 | sed 's/^/    /' || true
+                # (cut at 600 bytes, mid-line: the next line must still
+                # start a line, so that CI's summary finds the FAIL line)
+                diff "$T/a.out" "$T/b.out" | head -c 600 |
+                    sed -e 's/^/    /' -e '$a\' || true
             fi
         fi
     done

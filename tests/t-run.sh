@@ -50,6 +50,25 @@ t_components() {
     expect "run.sh: a component without its run bit fails" "0 1 0" "$(in_run run_components "$SCRATCH/only-noexec")"
     expect "run.sh: a component that prints '0 passed' fails" "0 1 0" "$(in_run run_component "$t/t-zero.sh")"
     expect "run.sh: a component with no closing line fails" "0 1 0" "$(in_run run_component "$t/t-silent.sh")"
+    # A FAIL line printed after a partial line: the summary says that it
+    # names fewer failures than counted, and where to find them all.
+    printf '#!/bin/sh\necho "ok one"\nprintf "a cut diff"\necho "FAIL two: why"\necho "FAIL three"\necho "1 passed, 2 failed"\n' >"$t/t-glued.sh"
+    chmod +x "$t/t-glued.sh"
+    local got
+    got=$(
+        # shellcheck source=run.sh
+        . "$TOP/tests/run.sh" >/dev/null
+        # shellcheck disable=SC2034  # run.sh's counters
+        BUILD="$SCRATCH" PASSED=0 FAILED=0 FAILURES=()
+        run_component "$t/t-glued.sh" >/dev/null 2>&1
+        printf '%s\n' "${FAILURES[@]}"
+    )
+    if grep -qx '  FAIL three' <<<"$got" &&
+       grep -q "(1 of the 2 FAIL lines start a line; all of them: grep 'FAIL ' " <<<"$got"; then
+        ok "run.sh: a FAIL line after a partial line: the summary says how many it names"
+    else
+        fail "run.sh: a FAIL line after a partial line" "summary: $(tr '\n' '|' <<<"$got")"
+    fi
 }
 
 # The bisect step on a tree without the branch, and with no commit on it:
