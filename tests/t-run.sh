@@ -152,6 +152,29 @@ CASES
         fail "run.sh: check selection names the flaky test" "$(cat "$SCRATCH/run-out")"
 }
 
+# check_flags: a series of json-inline alone gets the json selection, one
+# with more gets CHECK_FLAGS, and CHECK_FLAGS given in the environment
+# holds for every base.
+t_check_flags() {
+    local p="$SCRATCH/patches" got
+    mkdir -p "$p/7.7.7" "$p/8.8.8"
+    printf 'json-inline/0001-a.patch\njson-inline/0002-b.patch\n' >"$p/7.7.7/series"
+    printf 'json-inline/0001-a.patch\nmonitor-fanout/0001-c.patch\n' >"$p/8.8.8/series"
+    got=$(OVS_JSON_PERF_PATCHES=$p bash -c '. "$1" >/dev/null; check_flags 7.7.7; check_flags 8.8.8' _ "$TOP/tests/run.sh")
+    if grep -qx -- "-j$(nproc) -k json -k library -k ovsdb-data -k ovsdb-execute" <<<"$(sed -n 1p <<<"$got")" &&
+       grep -q -- '-k monitor .*-k streaming' <<<"$(sed -n 2p <<<"$got")"; then
+        ok "run.sh: a json-inline-only series gets the json selection, a longer one all of it"
+    else
+        fail "run.sh: check_flags per series" "$(tr '\n' '|' <<<"$got")"
+    fi
+    got=$(CHECK_FLAGS="-k given" OVS_JSON_PERF_PATCHES=$p bash -c '. "$1" >/dev/null; check_flags 7.7.7' _ "$TOP/tests/run.sh")
+    if [ "$got" = "-k given" ]; then
+        ok "run.sh: CHECK_FLAGS from the environment holds for a json-inline-only series too"
+    else
+        fail "run.sh: CHECK_FLAGS given" "got '$got'"
+    fi
+}
+
 # in_run_top TOP FUNCTION ARGS...: in_run with tests/run.sh's TOP replaced.
 in_run_top() {
     (
@@ -170,5 +193,6 @@ t_components
 t_bisect
 t_bisect_reuse
 t_recheck
+t_check_flags
 rm -rf "$SCRATCH"
 summary
