@@ -413,12 +413,15 @@ diff_files() {
             # The first one goes into the FAIL line, which CI's summary
             # repeats: its name, first bytes and both outputs.
             if [ -z "$first" ]; then
-                # Kept for a look after the run: the input and both outputs.
-                mkdir -p "$T/differs"
-                cp "$f" "$T/differs/$(basename "$f")"
-                cp "$T/a.out" "$T/differs/$(basename "$f").lib-json.out"
-                cp "$T/b.out" "$T/differs/$(basename "$f").ovs.out"
-                first="first: $(basename "$f") [$(head -c 48 "$f" | od -An -tx1 | tr -s ' \n' ' ')] lib-json: $(head -c 160 "$T/a.out" | tr '\n' ' ') ovs: $(head -c 160 "$T/b.out" | tr '\n' ' ') (kept in $T/differs/)"
+                # Kept for a look after the run: the input and both
+                # outputs, in a directory per differential.
+                local keep="${name//[^A-Za-z0-9=.-]/_}"
+                keep="$T/differs/${keep#--}"
+                mkdir -p "$keep"
+                cp "$f" "$keep/"
+                cp "$T/a.out" "$keep/$(basename "$f").lib-json.out"
+                cp "$T/b.out" "$keep/$(basename "$f").ovs.out"
+                first="first: $(basename "$f") [$(head -c 48 "$f" | od -An -tx1 | tr -s ' \n' ' ')] lib-json: $(head -c 160 "$T/a.out" | tr '\n' ' ') ovs: $(head -c 160 "$T/b.out" | tr '\n' ' ') (kept in $keep/)"
             fi
             if [ $bad -le 3 ]; then
                 echo "  $name: $(basename "$f"): lib-json exit $rc_a, ovs exit $rc_b"
