@@ -157,8 +157,9 @@ run_component() {
     fi
     if [ "$f" -ne 0 ]; then
         FAILURES+=("$name: $f failed:")
-        mapfile -t -O "${#FAILURES[@]}" FAILURES < <(grep '^FAIL ' "$out" | sed 's/^/  /')
-        n=$(grep -c '^FAIL ' "$out" || true)
+        n=${#FAILURES[@]}
+        mapfile -t -O "$n" FAILURES < <(grep '^FAIL ' "$out" | sed 's/^/  /')
+        n=$((${#FAILURES[@]} - n))
         [ "$n" -eq "$f" ] ||
             FAILURES+=("  ($n of the $f FAIL lines start a line; all of them: grep 'FAIL ' $out)")
     fi

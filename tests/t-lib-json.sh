@@ -393,7 +393,7 @@ OVSTEST=${OVSTEST:-"$BUILD/ovs-$DEFAULT_BASE/tests/ovstest"}
 # diff_files NAME OPTS FILES...: the same stdout (error messages included)
 # and exit status from both, for every file.
 diff_files() {
-    local name=$1 opts=$2 f n=0 bad=0 rc_a rc_b rejected=0 first=
+    local name=$1 opts=$2 f n=0 bad=0 rc_a rc_b rejected=0 first='' keep
     shift 2
     for f in "$@"; do
         n=$((n + 1))
@@ -415,7 +415,7 @@ diff_files() {
             if [ -z "$first" ]; then
                 # Kept for a look after the run: the input and both
                 # outputs, in a directory per differential.
-                local keep="${name//[^A-Za-z0-9=.-]/_}"
+                keep="${name//[^A-Za-z0-9=.-]/_}"
                 keep="$T/differs/${keep#--}"
                 mkdir -p "$keep"
                 cp "$f" "$keep/"

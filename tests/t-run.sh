@@ -15,7 +15,8 @@ rm -rf "$SCRATCH"
 mkdir -p "$SCRATCH/t" "$SCRATCH/logs"
 
 # in_run FUNCTION ARGS...: run a function of tests/run.sh, with its case
-# counters at zero, and print "PASSED FAILED RC".
+# counters at zero, and print "PASSED FAILED RC"; the summary lines it
+# collected (FAILURES) go to $SCRATCH/run-failures.
 in_run() {
     (
         # shellcheck source=run.sh
@@ -24,6 +25,7 @@ in_run() {
         BUILD="$SCRATCH" PASSED=0 FAILED=0 FAILURES=()
         local rc=0
         "$@" >"$SCRATCH/run-out" 2>&1 || rc=$?
+        printf '%s\n' "${FAILURES[@]}" >"$SCRATCH/run-failures"
         echo "$PASSED $FAILED $rc"
     )
 }
@@ -54,20 +56,13 @@ t_components() {
     # names fewer failures than counted, and where to find them all.
     printf '#!/bin/sh\necho "ok one"\nprintf "a cut diff"\necho "FAIL two: why"\necho "FAIL three"\necho "1 passed, 2 failed"\n' >"$t/t-glued.sh"
     chmod +x "$t/t-glued.sh"
-    local got
-    got=$(
-        # shellcheck source=run.sh
-        . "$TOP/tests/run.sh" >/dev/null
-        # shellcheck disable=SC2034  # run.sh's counters
-        BUILD="$SCRATCH" PASSED=0 FAILED=0 FAILURES=()
-        run_component "$t/t-glued.sh" >/dev/null 2>&1
-        printf '%s\n' "${FAILURES[@]}"
-    )
-    if grep -qx '  FAIL three' <<<"$got" &&
-       grep -q "(1 of the 2 FAIL lines start a line; all of them: grep 'FAIL ' " <<<"$got"; then
+    expect "run.sh: a component's two failures count, one of them after a partial line" \
+        "1 2 0" "$(in_run run_component "$t/t-glued.sh")"
+    if grep -qx '  FAIL three' "$SCRATCH/run-failures" &&
+       grep -q "(1 of the 2 FAIL lines start a line; all of them: grep 'FAIL ' " "$SCRATCH/run-failures"; then
         ok "run.sh: a FAIL line after a partial line: the summary says how many it names"
     else
-        fail "run.sh: a FAIL line after a partial line" "summary: $(tr '\n' '|' <<<"$got")"
+        fail "run.sh: a FAIL line after a partial line" "summary: $(tr '\n' '|' <"$SCRATCH/run-failures")"
     fi
 }
 
@@ -161,8 +156,8 @@ t_check_flags() {
     printf 'json-inline/0001-a.patch\njson-inline/0002-b.patch\n' >"$p/7.7.7/series"
     printf 'json-inline/0001-a.patch\nmonitor-fanout/0001-c.patch\n' >"$p/8.8.8/series"
     got=$(OVS_JSON_PERF_PATCHES=$p bash -c '. "$1" >/dev/null; check_flags 7.7.7; check_flags 8.8.8' _ "$TOP/tests/run.sh")
-    if grep -qx -- "-j$(nproc) -k json -k library -k ovsdb-data -k ovsdb-execute" <<<"$(sed -n 1p <<<"$got")" &&
-       grep -q -- '-k monitor .*-k streaming' <<<"$(sed -n 2p <<<"$got")"; then
+    if [ "$(sed -n 1p <<<"$got")" = "-j$(nproc) -k json -k library -k ovsdb-data -k ovsdb-execute" ] &&
+       [[ $(sed -n 2p <<<"$got") == *"-k monitor "*"-k streaming"* ]]; then
         ok "run.sh: a json-inline-only series gets the json selection, a longer one all of it"
     else
         fail "run.sh: check_flags per series" "$(tr '\n' '|' <<<"$got")"
@@ -185,6 +180,7 @@ in_run_top() {
         shift
         local rc=0
         "$@" >"$SCRATCH/run-out" 2>&1 || rc=$?
+        printf '%s\n' "${FAILURES[@]}" >"$SCRATCH/run-failures"
         echo "$PASSED $FAILED $rc"
     )
 }
