@@ -283,22 +283,29 @@ check_git_state() {
 
 # check_writable TREE PATCH...: the tree, its repository, and every file
 # and directory the patches change can be written.
+# writable PATH: PATH is writable for us and its mode says so.  Root can
+# write where the mode says nobody may, but a user who made a file or a
+# directory read-only meant it for root too.
+writable() {
+    [ -w "$1" ] && [ -n "$(find "$1" -maxdepth 0 -perm -u=w)" ]
+}
+
 check_writable() {
     local tree=$1 p path d gd
     shift
-    [ -w "$tree" ] || die "$tree is not writable; make it writable first (chmod -R u+w)"
+    writable "$tree" || die "$tree is not writable; make it writable first (chmod -R u+w)"
     if [ "$TREE_KIND" = git ]; then
         gd=$(git_tree rev-parse --absolute-git-dir)
-        [ -w "$gd" ] || die "the repository $gd of $tree is not writable; make it writable first"
+        writable "$gd" || die "the repository $gd of $tree is not writable; make it writable first"
     fi
     for p in "$@"; do
         while read -r path; do
-            if [ -e "$tree/$path" ] && [ ! -w "$tree/$path" ]; then
+            if [ -e "$tree/$path" ] && ! writable "$tree/$path"; then
                 die "$tree/$path is read-only and $(basename "$p") changes it; make it writable first (chmod u+w)"
             fi
             d=$(dirname "$path")
             while [ "$d" != . ] && [ ! -e "$tree/$d" ]; do d=$(dirname "$d"); done
-            [ -w "$tree/$d" ] ||
+            writable "$tree/$d" ||
                 die "$tree/$d is read-only and $(basename "$p") changes files in it; make it writable first (chmod u+w)"
         done < <(sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$p" | sort -u)
     done
@@ -622,6 +629,10 @@ check_tree() {
         sed -n '/^## Summary of the failures/,/^## Detailed/p' "$tlog" | grep -E '^ *[0-9]+:' || true
     fi
     [ $rc -eq 0 ] || die "make check failed in $tree (log $LOG, testsuite log $tlog)"
+    # A selection that matches no test checks nothing: a typo in a keyword
+    # must not pass.
+    ! grep -qE '^(All )?0 tests (were successful|behaved as expected)' "$tlog" ||
+        die "check: TESTSUITEFLAGS='$flags' selected no test in $tree"
     stage "check: passed"
 }
 

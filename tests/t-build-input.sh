@@ -525,6 +525,12 @@ t_options() {
         "a test selection word cannot contain a space" "" check --sanitize -- -k "a b"
 }
 
+# A check whose selection matches no test fails: it checked nothing.
+t_empty_selection() {
+    expect_refused "check -- -k with a keyword no test has: refused, not passed" "" \
+        "selected no test" "" check -- -k no_such_keyword_ovs_json_perf
+}
+
 t_not_a_directory() {
     echo "not a tree" >"$SCRATCH/a-file"
     expect_refused "--ovs-src naming a file is refused" "" \
@@ -640,6 +646,19 @@ t_readonly() {
         "ro-plain/lib is read-only" "$before" apply --ovs-src "$p"
     BS_WRAP=()
     chmod u+w "$g" "$l/lib" "$p/lib"
+}
+
+# As root, a read-only tests/ (mode 444 files in a 555 directory) is
+# refused too: root could write it, but the modes say nobody may.
+t_readonly_root() {
+    local d="$SCRATCH/ro-root" before
+    checkout 3.5.0 "$d"
+    chmod -R a-w "$d/tests"
+    before=$(snapshot "$d")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/partial" \
+        expect_refused "as $(id -un), a tree whose tests/ is read-only is refused" "$d" \
+        "ro-root/tests/atlocal.in is read-only" "$before" apply --ovs-src "$d"
+    chmod -R u+w "$d/tests"
 }
 
 # apply_past_first_patch DIR SERIES: start apply of the made-up series
@@ -1153,6 +1172,7 @@ main() {
     t_exit_trap git
     t_exit_trap plain
     t_options
+    t_empty_selection
     t_not_a_directory
     t_no_commits
     t_unmerged
@@ -1160,6 +1180,7 @@ main() {
     t_dubious
     t_nested
     t_readonly
+    t_readonly_root
     t_rollback_commands git
     t_rollback_commands plain
     t_restore_commands_unit
