@@ -213,6 +213,21 @@ the generated ones."
     git -C "$dest" tag "base/$base"
 }
 
+# refuse_unknown_tree DEST BASE: DEST exists but is not a tree that fetch
+# unpacked (no tag pristine/BASE, or git will not open it): say why and
+# what to run, and change nothing.
+refuse_unknown_tree() {
+    local dest=$1 base=$2 why err
+    if [ ! -d "$dest/.git" ]; then
+        why="it is not a git repository"
+    elif ! err=$(git -C "$dest" rev-parse --git-dir 2>&1 >/dev/null); then
+        why="git cannot open it ($(head -n1 <<<"$err" | sed 's/^fatal: //'))"
+    else
+        why="it has no tag pristine/$base"
+    fi
+    die "$dest exists but is not the tree fetch unpacked: $why; it may hold your work, so it is left alone: move it away (mv $dest $dest.old) and run ./build.sh fetch $base again"
+}
+
 fetch_base() {
     local base=$1
     is_supported_base "$base" ||
@@ -223,6 +238,8 @@ fetch_base() {
         stage "fetch: $base already unpacked in $dest"
         return 0
     fi
+    # Anything else there may hold someone's work: it is never deleted.
+    [ ! -e "$dest" ] && [ ! -L "$dest" ] || refuse_unknown_tree "$dest" "$base"
     local deb
     if ! deb=$(cached_deb "$base"); then
         download_deb "$base"
@@ -232,9 +249,13 @@ fetch_base() {
         (cd "$DEBDIR" && sha256sum -c --quiet "$(basename "$deb").sha256") ||
             die "cached $deb does not match its recorded sha256; remove it and fetch again"
     fi
+    # Unpacked beside DEST and moved into place once whole, so that an
+    # interrupted fetch leaves no half tree at DEST.
     stage "fetch: unpacking $(basename "$deb") into $dest"
-    rm -rf "$dest"
-    unpack_deb "$deb" "$dest"
-    init_pristine_repo "$dest" "$base" "$deb"
+    local part="$dest.part"
+    rm -rf "$part"
+    unpack_deb "$deb" "$part"
+    init_pristine_repo "$part" "$base" "$deb"
+    mv "$part" "$dest"
     stage "fetch: $dest is at base/$base, on top of pristine/$base ($(cat "$deb.info"))"
 }

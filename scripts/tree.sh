@@ -314,6 +314,18 @@ check_writable() {
 # The re-applied managed tree build/ovs-<base> must not lose work: edits
 # not committed, or commits on its branch that neither apply made nor
 # export wrote out.  --force discards them.
+# branch_is_series TIP: every commit on base/SERIES_BASE..TIP has the
+# patch-id of a patch of patches/SERIES_BASE.
+branch_is_series() {
+    local ours p
+    ours=$(for p in $(series_patches "$SERIES_BASE"); do
+               git_tree patch-id --stable <"$PATCHES/$SERIES_BASE/$p"
+           done | cut -d' ' -f1 | sort -u)
+    ! git_tree log -p --format='commit %H' "base/$SERIES_BASE..$1" |
+        git_tree patch-id --stable | cut -d' ' -f1 | sort -u |
+        comm -23 - <(echo "$ours") | grep -q .
+}
+
 check_managed_work() {
     local new=$1 tip rec n
     if [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
@@ -323,16 +335,17 @@ check_managed_work() {
         git_tree reset -q --hard
     fi
     tip=$(git_tree rev-parse -q --verify "refs/heads/$new") || return 0
+    # The branch is ours as apply or export left it: its tip is the one
+    # they recorded.  Any commit since (git am, commit, rebase) is work.
+    local recorded=0 r
     for rec in applied exported; do
-        [ "$tip" != "$(git_tree config "ovs-json-perf.$SERIES_BASE.$rec" 2>/dev/null)" ] || return 0
+        r=$(git_tree config "ovs-json-perf.$SERIES_BASE.$rec" 2>/dev/null) || continue
+        recorded=1
+        [ "$tip" != "$r" ] || return 0
     done
-    # No record (an older apply): the branch is ours if its reflog has
-    # nothing but its creation and git am.
-    local log
-    if git_tree reflog exists "refs/heads/$new"; then
-        log=$(git_tree reflog show --format=%gs "refs/heads/$new" --)
-        grep -qvE '^(branch: Created from|am: )' <<<"$log" || return 0
-    fi
+    # No record (an apply older than the records): it is ours if every
+    # commit on it is a patch of the series, by patch-id.
+    [ "$recorded" = 1 ] || ! branch_is_series "$tip" || return 0
     [ "$FORCE" = 0 ] || return 0
     n=$(git_tree rev-list --count "base/$SERIES_BASE..$tip")
     die "$TREE's branch $new ($n commits on base/$SERIES_BASE) has commits that ./build.sh export has not written to patches/$SERIES_BASE; keep them with ./build.sh export --base $SERIES_BASE (or git -C $TREE branch my-work $new), or use --force to discard them"

@@ -525,6 +525,37 @@ t_options() {
         "a test selection word cannot contain a space" "" check --sanitize -- -k "a b"
 }
 
+# fetch (and apply, which fetches) never deletes a build/ovs-BASE that is
+# not the tree fetch unpacked: one without the tag pristine/BASE, or one
+# that git will not open (another user's), may hold work.  Both carry a
+# commit and an uncommitted edit, and stay as they were.
+t_fetch_keeps_work() {
+    local b="$SCRATCH/fetch-build" d before verb
+    d="$b/ovs-3.5.0"
+    mkdir -p "$b"
+    git clone -q "$BUILD/ovs-3.5.0" "$d"
+    git -C "$d" tag -d pristine/3.5.0 >/dev/null 2>&1 || true
+    git -C "$d" -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m "my work"
+    echo "/* my edit */" >>"$d/lib/json.c"
+    before=$(snapshot "$d")
+    for verb in fetch apply; do
+        local args=("$verb" 3.5.0)
+        [ "$verb" = fetch ] || args=(apply --base 3.5.0)
+        OVS_JSON_PERF_BUILD="$b" expect_refused \
+            "$verb: a build/ovs-3.5.0 without its pristine tag is kept, with its work" "$d" \
+            "fetch-build/ovs-3.5.0 exists but is not the tree fetch unpacked: it has no tag" \
+            "$before" "${args[@]}"
+    done
+    git -C "$d" tag pristine/3.5.0 HEAD~1
+    chown -R nobody "$d"
+    before=$(snapshot "$d")
+    OVS_JSON_PERF_BUILD="$b" expect_refused \
+        "fetch: another user's build/ovs-3.5.0 is kept, with its work" "$d" \
+        "exists but is not the tree fetch unpacked: git cannot open it" "$before" fetch 3.5.0
+    chown -R "$(id -u)" "$d"
+    rm -rf "$b"
+}
+
 # A check whose selection matches no test fails: it checked nothing.
 t_empty_selection() {
     expect_refused "check -- -k with a keyword no test has: refused, not passed" "" \
@@ -752,6 +783,35 @@ managed_tree() {
     done
     # patches/3.5.0 changed since.
     git -C "$t" config ovs-json-perf.3.5.0.series stale
+}
+
+# A commit that the user made with git am on the managed branch is work,
+# though its reflog entry looks like apply's own ("am: ..."): re-apply
+# refuses, both on a branch that an older apply left without a record and
+# on one whose tip apply recorded.
+t_managed_am() {
+    local b="$SCRATCH/managed-am" t before mine="$SCRATCH/mine.patch"
+    t="$b/ovs-3.5.0"
+    managed_tree "$b"
+    git clone -q "$t" "$SCRATCH/mine"
+    echo "mine" >"$SCRATCH/mine/my-file.txt"
+    git -C "$SCRATCH/mine" add my-file.txt
+    git -C "$SCRATCH/mine" -c user.name=me -c user.email=me@localhost commit -q -m "my work"
+    git -C "$SCRATCH/mine" format-patch -q -1 --stdout >"$mine"
+    rm -rf "$SCRATCH/mine"
+    git -C "$t" -c user.name=me -c user.email=me@localhost am -q "$mine"
+    before=$(snapshot "$t")
+    OVS_JSON_PERF_BUILD="$b" expect_refused \
+        "re-apply keeps a commit made with git am on a branch without a record" "$t" \
+        "commits that ./build.sh export has not written" "$before" apply --base 3.5.0
+    OVS_JSON_PERF_BUILD="$b" bs apply --base 3.5.0 --force
+    git -C "$t" -c user.name=me -c user.email=me@localhost am -q "$mine"
+    git -C "$t" config ovs-json-perf.3.5.0.series stale
+    before=$(snapshot "$t")
+    OVS_JSON_PERF_BUILD="$b" expect_refused \
+        "re-apply keeps a commit made with git am after a recorded apply" "$t" \
+        "commits that ./build.sh export has not written" "$before" apply --base 3.5.0
+    rm -rf "$b" "$mine"
 }
 
 # Re-applying our own tree must not throw away the user's work.
@@ -1173,6 +1233,7 @@ main() {
     t_exit_trap plain
     t_options
     t_empty_selection
+    t_fetch_keeps_work
     t_not_a_directory
     t_no_commits
     t_unmerged
@@ -1190,6 +1251,7 @@ main() {
     t_modes git
     t_modes plain
     t_managed_work
+    t_managed_am
     t_managed_rollback
     t_mirror
     t_plain_good
