@@ -474,8 +474,21 @@ cleanup_plain_git() {
     APPLY_GITDIR=
 }
 
+# lock_tree TREE: one apply at a time on TREE.  An flock on a file under
+# build/locks/ named after TREE's path, held until this process ends; a
+# second apply on the same tree refuses at once, before it looks at it.
+lock_tree() {
+    local f
+    mkdir -p "$BUILD/locks"
+    f="$BUILD/locks/$(printf '%s' "$1" | sha256sum | cut -c1-16).lock"
+    exec {TREE_LOCK_FD}>>"$f" || die "cannot open the lock file $f"
+    flock -n "$TREE_LOCK_FD" ||
+        die "another ./build.sh is applying the series to $1 (it holds $f); wait until it ends, then run this again"
+}
+
 apply_series() {
     local tree=$1 patches=() p n=0 new
+    lock_tree "$tree"
     stage "apply: $tree is OVS $TREE_VERSION; series patches/$SERIES_BASE"
     tree_kind "$tree"
     if [ "$TREE_KIND" = git ]; then

@@ -466,6 +466,32 @@ t_signal() {
     fi
 }
 
+# Two applies at once on one tree: the second refuses at once and changes
+# nothing; the first applies the whole series.
+t_concurrent_apply() {
+    local d="$SCRATCH/concurrent" rc=0 n
+    checkout 3.5.0 "$d"
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_APPLY_DELAY=2 \
+        "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/first-out" 2>"$SCRATCH/first-err" &
+    local pid=$!
+    for _ in $(seq 1 300); do
+        [ ! -e "$d/ovs-json-perf-test-1.txt" ] || break
+        sleep 0.1
+    done
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" bs apply --ovs-src "$d"
+    wait "$pid" || rc=$?
+    n=$(git -C "$d" rev-list --count base/3.5.0..ovs-json-perf/3.5.0 2>/dev/null || echo 0)
+    if [ "$RC" -eq 0 ]; then
+        failed "a second apply on the same tree refuses" "it exited 0"
+    elif ! grep -q "another ./build.sh is applying the series to" <<<"$ERR"; then
+        failed "a second apply on the same tree refuses" "error was '$ERR'"
+    elif [ "$rc" -ne 0 ] || [ "$n" -ne 3 ]; then
+        failed "a second apply on the same tree refuses" "the first exited $rc with $n of 3 patches: $(tail -n2 "$SCRATCH/first-err")"
+    else
+        pass "a second apply on the same tree refuses at once; the first applies all 3 patches"
+    fi
+}
+
 # An unexpected error in the middle of apply (set -e ends the script; here
 # "sleep x" fails after the first patch): the EXIT trap rolls back.
 t_exit_trap() {
@@ -1229,6 +1255,7 @@ main() {
     t_signal INT git
     t_signal HUP git
     t_signal HUP plain
+    t_concurrent_apply
     t_exit_trap git
     t_exit_trap plain
     t_options
