@@ -561,7 +561,13 @@ apply_series() {
             apply_fail "$(basename "$p") does not apply to $tree"
         [ -z "${OVS_JSON_PERF_APPLY_DELAY:-}" ] || sleep "$OVS_JSON_PERF_APPLY_DELAY"
     done
-    trap - INT TERM HUP
+    # Every patch is in.  What is left (file modes, records, the temporary
+    # repository) takes a moment and must not be cut short: it ignores
+    # signals, and so do the programs it runs.  The line at the end says
+    # what the tree holds.
+    trap '' INT TERM HUP
+    stage "apply: finishing"
+    [ -z "${OVS_JSON_PERF_FINISH_DELAY:-}" ] || sleep "$OVS_JSON_PERF_FINISH_DELAY"
     APPLY_BRANCH=
     APPLIED_PATCHES=("${patches[@]}")
     if [ "$MANAGED" = 1 ]; then
@@ -569,8 +575,8 @@ apply_series() {
         git_tree config "ovs-json-perf.$SERIES_BASE.applied" "$(git_tree rev-parse HEAD)"
     fi
     if [ -n "$APPLY_GITDIR" ]; then
-        cleanup_plain_git
         restore_modes "$tree" "$APPLY_WORK/before"
+        cleanup_plain_git
         stage "apply: ${#patches[@]} patches applied in place to the plain tree $tree"
     else
         git_tree config "ovs-json-perf.$SERIES_BASE.base" "$fork"
@@ -578,6 +584,7 @@ apply_series() {
     fi
     rm -rf "$APPLY_WORK"
     APPLY_WORK=
+    trap - INT TERM HUP
     # The caller's EXIT trap, if it had one.
     eval "${APPLY_PREV_EXIT:-trap - EXIT}"
 }

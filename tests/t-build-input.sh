@@ -466,6 +466,39 @@ t_signal() {
     fi
 }
 
+# SIGINT once every patch is in, while apply finishes (file modes, records):
+# it finishes, the modes are those from before, and it says that the whole
+# series is applied.
+t_signal_finish() {
+    local d="$SCRATCH/signal-finish" pid rc=0 modes name
+    name="SIGINT after the last patch: the plain tree gets the whole series and its modes, and says so"
+    plain_tree 3.5.0 "$d"
+    chmod 600 "$d/lib/json.c"
+    modes=$(cd "$d" && find . -printf '%m %p\n' | sort)
+    set -m
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_FINISH_DELAY=3 \
+        env --default-signal=INT "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/fin-out" 2>"$SCRATCH/fin-err" &
+    pid=$!
+    set +m
+    for _ in $(seq 1 600); do
+        grep -q 'apply: finishing' "$SCRATCH/fin-out" 2>/dev/null && break
+        sleep 0.1
+    done
+    kill -INT -- "-$pid" 2>/dev/null || true
+    wait "$pid" || rc=$?
+    if [ $rc -ne 0 ]; then
+        failed "$name" "exit $rc: $(tr '\n' '|' <"$SCRATCH/fin-err")"
+    elif ! grep -q 'apply: 3 patches applied in place to the plain tree' "$SCRATCH/fin-out"; then
+        failed "$name" "no line saying the series is applied: $(tail -n 2 "$SCRATCH/fin-out" | tr '\n' '|')"
+    elif [ ! -e "$d/ovs-json-perf-test-3.txt" ]; then
+        failed "$name" "the last patch is not in"
+    elif [ "$(cd "$d" && find . -printf '%m %p\n' | sort | grep -v 'ovs-json-perf-test-')" != "$modes" ]; then
+        failed "$name" "modes changed: $(diff <(echo "$modes") <(cd "$d" && find . -printf '%m %p\n' | sort) | head -n 4 | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+
 # Two applies at once on one tree: the second refuses at once and changes
 # nothing; the first applies the whole series.
 t_concurrent_apply() {
@@ -1256,6 +1289,7 @@ main() {
     t_signal HUP git
     t_signal HUP plain
     t_concurrent_apply
+    t_signal_finish
     t_exit_trap git
     t_exit_trap plain
     t_options
