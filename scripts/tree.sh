@@ -191,7 +191,14 @@ patch_feature() {
 # that TREE (as at REV, if given) still needs.  Reports on stderr the ones
 # whose change the tree already has.
 series_to_apply() {
-    local tree=$1 rev=${2:-} dir="$PATCHES/$SERIES_BASE" p f
+    local tree=$1 rev=${2:-} dir="$PATCHES/$SERIES_BASE" p f ids=
+    # The patch-ids of the tree's recent commits: a patch whose feature is
+    # finer than the detection (the first of two patches that make one
+    # feature) is present if one of them is its commit.
+    if [ -z "$rev" ] && is_git_toplevel "$tree"; then
+        ids=$(git -C "$tree" log -n 300 -p --format='commit %H' HEAD 2>/dev/null |
+              git -C "$tree" patch-id --stable | cut -d' ' -f1)
+    fi
     for p in $(series_patches "$SERIES_BASE"); do
         [ -f "$dir/$p" ] || die "patches/$SERIES_BASE/series names $p, which does not exist"
         f=$(patch_feature "$dir/$p")
@@ -199,8 +206,33 @@ series_to_apply() {
             echo "  already present: $f (${FEATURE_TITLE[$f]}): skipping $p" >&2
             continue
         fi
+        if [ -n "$ids" ] &&
+           grep -qxF "$(git -C "$tree" patch-id --stable <"$dir/$p" | cut -d' ' -f1)" <<<"$ids"; then
+            echo "  already present: the tree has the commit of $p: skipping it" >&2
+            continue
+        fi
+        if [ -z "$rev" ] && [ -z "$ids" ] && patch_in_plain_tree "$tree" "$dir/$p"; then
+            echo "  already present: the tree has the changes of $p: skipping it" >&2
+            continue
+        fi
         echo "$dir/$p"
     done
+}
+
+# patch_in_plain_tree TREE PATCH: PATCH does not apply to the files of
+# TREE (not a git work tree), and undoing it does: TREE has its changes.
+# git looks at TREE's files through an empty repository of its own, so
+# that a repository around TREE plays no part.
+patch_in_plain_tree() {
+    local g rc=1
+    g=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-check.XXXXXX")
+    git init -q "$g"
+    if ! GIT_DIR="$g/.git" GIT_WORK_TREE="$1" git -C "$1" apply --check "$2" 2>/dev/null &&
+       GIT_DIR="$g/.git" GIT_WORK_TREE="$1" git -C "$1" apply --check -R "$2" 2>/dev/null; then
+        rc=0
+    fi
+    rm -rf "$g"
+    return $rc
 }
 
 # One hash of the patch files' names and contents.

@@ -499,6 +499,38 @@ t_signal_finish() {
     fi
 }
 
+# A tree that carries only the first patches of the real 3.5.0 series,
+# whose features are only whole with later ones: apply skips what is
+# present (as a commit, or as changes in a plain tree) and applies the rest.
+t_partial_series() {
+    local d="$SCRATCH/partial-git" p="$SCRATCH/partial-plain" first n want k
+    first=$(series_patches 3.5.0 | head -n1)
+    want=$(series_patches 3.5.0 | wc -l)
+    checkout 3.5.0 "$d"
+    git -C "$d" am -q "$TOP/patches/3.5.0/$first"
+    bs apply --ovs-src "$d"
+    n=$(git -C "$d" rev-list --count base/3.5.0..ovs-json-perf/3.5.0 2>/dev/null || echo 0)
+    if [ "$RC" -eq 0 ] && [ "$n" -eq "$want" ] &&
+       grep -qF "already present: the tree has the commit of $first" "$SCRATCH/err"; then
+        pass "a git tree with the first patch as a commit gets the other $((want - 1))"
+    else
+        failed "a git tree with the first patch gets the rest" "exit $RC: $ERR; $n of $want commits"
+    fi
+    plain_tree 3.5.0 "$p"
+    for k in $(series_patches 3.5.0 | head -n3); do
+        (cd "$p" && patch -s -p1 <"$TOP/patches/3.5.0/$k")
+    done
+    bs apply --ovs-src "$p"
+    n=$(grep -c "already present" "$SCRATCH/err" || true)
+    if [ "$RC" -eq 0 ] && [ "$n" -eq 3 ] &&
+       grep -q "patches applied in place" "$SCRATCH/out"; then
+        pass "a plain tree with the first 3 patches in its files gets the rest"
+    else
+        failed "a plain tree with the first 3 patches gets the rest" "exit $RC: $ERR; $n skipped"
+    fi
+    rm -rf "$d" "$p"
+}
+
 # Two applies at once on one tree: the second refuses at once and changes
 # nothing; the first applies the whole series.
 t_concurrent_apply() {
@@ -1289,6 +1321,7 @@ main() {
     t_signal HUP git
     t_signal HUP plain
     t_concurrent_apply
+    t_partial_series
     t_signal_finish
     t_exit_trap git
     t_exit_trap plain
