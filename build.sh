@@ -45,6 +45,10 @@ usage: ./build.sh [VERB] [OPTIONS]
   report                     one table per base from the result files
   bench json|monitor|lib-json [OPTIONS]
                              run a benchmark (see bench/README.md)
+  soak [--base B] [--duration S] [OPTIONS]
+                             stock and patched B side by side under a long
+                             monitor workload; RSS and counters must stay
+                             flat (see ./build.sh soak --help)
   fuzz [--base B] [--target lib-json|ovs-json|diff|all] [SECONDS]
                              run the fuzzers; results in bench/results/
   test                       everything CI runs; ends with "N passed, N failed"
@@ -177,6 +181,10 @@ verb_bench() {
     exec "$TOP/bench/$what.sh" "$@"
 }
 
+verb_soak() {
+    exec "$TOP/bench/soak.sh" "$@"
+}
+
 verb_fuzz() {
     exec "$TOP/scripts/fuzz.sh" "$@"
 }
@@ -201,7 +209,7 @@ verb_main() {
 main() {
     case ${1:-} in
     -h|--help|help) usage ;;
-    fetch|detect|apply|build|check|export|bisect|regress|report|bench|fuzz|test)
+    fetch|detect|apply|build|check|export|bisect|regress|report|bench|soak|fuzz|test)
         local verb=$1
         shift
         "verb_$verb" "$@"

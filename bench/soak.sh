@@ -1,0 +1,416 @@
+#!/usr/bin/env bash
+# ./build.sh soak [--base B] [--duration S] [--clients N] ...
+#
+# Long-running behaviour of the series, stock against patched, side by side
+# in one run: both servers get the same transactions, shaped like what
+# ovn-northd writes to the Southbound database (bench/soak/txn.awk), while
+# monitor clients of every kind the server serves connect, change their
+# conditions, stop reading and leave throughout, and both servers compact
+# their databases every so often.  Every --interval seconds it samples each
+# server's RSS and the counters of "memory/show".  At the end every client
+# leaves, and the server must hold no monitor, session, json cache entry,
+# cached notification or backlog.
+#
+# The verdict (in the summary file): after the warm-up, the growth of the
+# patched server's RSS, by least squares, may exceed stock's by at most
+# --rss-bound kB per hour (default 1024: 1 MB/h); once the clients are
+# gone, nothing may be left, and the patched server's RSS may stay above
+# its warm-up RSS by at most --return-bound kB (default 4096) more than
+# stock's does.  Short runs are noisy: quote committed runs of
+# an hour or more.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=scripts/bench-trees.sh
+. "$TOP/scripts/bench-trees.sh"
+
+usage() {
+    cat <<EOF
+usage: ./build.sh soak [--base BASE] [--duration S] [--clients N]
+                       [--interval S] [--warmup S] [--pause S]
+                       [--target ROWS] [--compact-every S] [--seed N]
+                       [--rss-bound KB] [--return-bound KB]
+                       [--results-dir DIR] [--no-plot]
+
+  --base           OVS base version (default $DEFAULT_BASE)
+  --duration       seconds of workload (default 600)
+  --clients        monitor clients per server (default 100), in turn:
+                   monitor (v1) of every table; monitor_cond with the same
+                   condition; monitor_cond on one datapath (16 conditions,
+                   shared by the clients of a datapath); monitor_cond_since
+                   of every flow, and of one datapath, which reconnect from
+                   the last transaction id they got
+  --interval       seconds between samples (default 5)
+  --warmup         seconds before the slopes are measured (default a fifth
+                   of --duration)
+  --pause          seconds between transactions (default 0.5)
+  --target         logical flows the database settles at (default 5000)
+  --compact-every  seconds between compactions of both databases (default 120)
+  --seed           seed of the workload and of the clients' behaviour
+                   (default 1)
+  --rss-bound      how many kB per hour faster than stock's the patched
+                   server's RSS may grow (default 1024)
+  --return-bound   once every client has left, how many kB more than stock's
+                   the patched server's RSS may stay above its RSS at the
+                   end of the warm-up (default 4096)
+  --results-dir    where the summary, samples and plot go (default bench/results)
+  --no-plot        no PNG plot (no gnuplot needed)
+
+Environment: SOAK_BINDIRS="NAME=DIR..." runs one server per NAME, in that
+order, from DIR (a built OVS tree, or a directory holding ovsdb-server,
+ovsdb-client, ovsdb-tool and ovs-appctl) instead of building stock and
+patched BASE; each is compared with the first.
+EOF
+}
+
+BASE=$DEFAULT_BASE
+DURATION=600
+CLIENTS=100
+INTERVAL=5
+WARMUP=
+PAUSE=0.5
+TARGET=5000
+COMPACT_EVERY=120
+SEED=1
+RSS_BOUND=1024
+RETURN_BOUND=4096
+RESULTS_DIR="$TOP/bench/results"
+PLOT=1
+VARIANTS=(stock patched)
+
+# need_value OPT VALUE: VALUE, or a one-line error if it is missing.
+need_value() {
+    [ -n "${2:-}" ] && [[ $2 != --* ]] || die "$1 needs a value"
+}
+
+# need_uint OPT VALUE [MIN]: VALUE must be an integer of at least MIN (0).
+need_uint() {
+    [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge "${3:-0}" ] ||
+        die "$1 needs an integer of at least ${3:-0}, not '$2'"
+}
+
+while [ $# -gt 0 ]; do
+    case $1 in
+    -h|--help) usage; exit 0 ;;
+    --no-plot) PLOT=0; shift; continue ;;
+    --base|--duration|--clients|--interval|--warmup|--pause|--target|\
+    --compact-every|--seed|--rss-bound|--return-bound|--results-dir)
+        need_value "$1" "${2:-}" ;;
+    *) die "unknown option '$1' (see ./build.sh soak --help)" ;;
+    esac
+    case $1 in
+    --base) BASE=$2 ;;
+    --duration) need_uint "$1" "$2" 1; DURATION=$2 ;;
+    --clients) need_uint "$1" "$2" 1; CLIENTS=$2 ;;
+    --interval) need_uint "$1" "$2" 1; INTERVAL=$2 ;;
+    --warmup) need_uint "$1" "$2"; WARMUP=$2 ;;
+    --pause)
+        [[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "--pause needs a number of seconds, not '$2'"
+        PAUSE=$2 ;;
+    --target) need_uint "$1" "$2" 1; TARGET=$2 ;;
+    --compact-every) need_uint "$1" "$2" 1; COMPACT_EVERY=$2 ;;
+    --seed) need_uint "$1" "$2"; SEED=$2 ;;
+    --rss-bound) need_uint "$1" "$2"; RSS_BOUND=$2 ;;
+    --return-bound) need_uint "$1" "$2"; RETURN_BOUND=$2 ;;
+    --results-dir) RESULTS_DIR=$2 ;;
+    esac
+    shift 2
+done
+is_supported_base "$BASE" || die "unsupported base '$BASE' (have: $SUPPORTED_BASES)"
+[ -n "$WARMUP" ] || WARMUP=$((DURATION / 5))
+[ "$WARMUP" -lt "$DURATION" ] || die "--warmup must be shorter than --duration"
+
+T0=$(date +%s)
+export T0
+LOG=${LOG:-}
+log_start soak
+
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+NAME="soak-$BASE-${DURATION}s-$STAMP"
+WORK="$BUILD/soak/$NAME"
+mkdir -p "$WORK" "$RESULTS_DIR"
+
+declare -A BINDIR=()
+
+# Where each variant's programs are: SOAK_BINDIRS, or bench trees built for
+# the base.
+find_bindirs() {
+    local v kv
+    if [ -n "${SOAK_BINDIRS:-}" ]; then
+        VARIANTS=()
+        for kv in $SOAK_BINDIRS; do
+            BINDIR[${kv%%=*}]=${kv#*=}
+            VARIANTS+=("${kv%%=*}")
+        done
+    else
+        need_build_deps
+        BENCH_MAKE_TARGETS="ovsdb/ovsdb-server ovsdb/ovsdb-client ovsdb/ovsdb-tool utilities/ovs-appctl"
+        for v in "${VARIANTS[@]}"; do
+            stage "soak: build $v $BASE"
+            bench_tree "$BASE" "$v"
+            BINDIR[$v]=$BENCH_TREE
+        done
+    fi
+    for v in "${VARIANTS[@]}"; do
+        [ -n "${BINDIR[$v]:-}" ] || die "SOAK_BINDIRS has no directory for $v"
+        [ -d "${BINDIR[$v]}" ] || die "SOAK_BINDIRS: ${BINDIR[$v]} is not a directory"
+        local p
+        for p in ovsdb/ovsdb-server ovsdb/ovsdb-client ovsdb/ovsdb-tool utilities/ovs-appctl; do
+            [ -x "${BINDIR[$v]}/$p" ] || [ -x "${BINDIR[$v]}/$(basename "$p")" ] ||
+                die "$v: no $(basename "$p") in ${BINDIR[$v]}"
+        done
+    done
+}
+
+# bin VARIANT PROGRAM: the path of PROGRAM (e.g. ovsdb-server) of VARIANT.
+bin() {
+    local d=${BINDIR[$1]}
+    case $2 in
+    ovs-appctl) [ -x "$d/utilities/$2" ] && echo "$d/utilities/$2" || echo "$d/$2" ;;
+    *) [ -x "$d/ovsdb/$2" ] && echo "$d/ovsdb/$2" || echo "$d/$2" ;;
+    esac
+}
+
+# appctl VARIANT ARGS...: ovs-appctl to VARIANT's server.
+appctl() {
+    local v=$1
+    shift
+    "$(bin "$v" ovs-appctl)" -t "$WORK/$v/ovsdb-server.ctl" "$@"
+}
+
+PIDS_TO_KILL=()
+cleanup() {
+    local v pidfile
+    for pidfile in "$WORK"/*/c*.pid "$WORK"/*/ovsdb-server.pid; do
+        [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+    done
+    for v in "${PIDS_TO_KILL[@]}"; do
+        kill "$v" 2>/dev/null || true
+    done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start_server() {
+    local v=$1 d="$WORK/$1"
+    mkdir -p "$d"
+    run "$(bin "$v" ovsdb-tool)" create "$d/db" "$TOP/bench/soak/soak.ovsschema" ||
+        die "$v: ovsdb-tool create failed (see $LOG)"
+    run env OVS_RUNDIR="$d" OVS_LOGDIR="$d" "$(bin "$v" ovsdb-server)" --detach \
+        --no-chdir --pidfile="$d/ovsdb-server.pid" --log-file="$d/ovsdb-server.log" \
+        --unixctl="$d/ovsdb-server.ctl" --remote="punix:$d/db.sock" "$d/db" ||
+        die "$v: ovsdb-server did not start (see $LOG)"
+}
+
+# Client slot I of VARIANT: kind I % 5 (see --help), datapath DP.
+client_start() {
+    local v=$1 i=$2 dp=$3 d="$WORK/$1" client cond last
+    client=$(bin "$v" ovsdb-client)
+    local args=(--detach --no-chdir --pidfile="$d/c$i.pid" --timestamp)
+    local remote="unix:$d/db.sock" db=Soak_Southbound
+    case $((i % 5)) in
+    0) cond= ;;
+    1) cond='[true]' ;;
+    2) cond="[[\"logical_datapath\",\"==\",$dp]]" ;;
+    3) cond='[true]' ;;
+    4) cond="[[\"logical_datapath\",\"==\",$dp]]" ;;
+    esac
+    case $((i % 5)) in
+    0) OVS_RUNDIR=$d "$client" "${args[@]}" monitor "$remote" "$db" ALL \
+           >/dev/null 2>>"$d/clients.err" ;;
+    1|2) OVS_RUNDIR=$d "$client" "${args[@]}" monitor-cond "$remote" "$db" \
+           "$cond" Logical_Flow >/dev/null 2>>"$d/clients.err" ;;
+    3|4)
+        last=$(cat "$d/c$i.lastid" 2>/dev/null || echo 00000000-0000-0000-0000-000000000000)
+        OVS_RUNDIR=$d "$client" "${args[@]}" monitor-cond-since "$remote" "$db" \
+            "$last" "$cond" Logical_Flow 2>>"$d/clients.err" |
+            awk -v f="$d/c$i.lastid" '/^last_id: /{ print $2 > f; close(f) }' &
+        ;;
+    esac
+}
+
+client_pid() {
+    cat "$WORK/$1/c$2.pid" 2>/dev/null
+}
+
+client_stop() {
+    local pid
+    pid=$(client_pid "$1" "$2") || return 0
+    kill "$pid" 2>/dev/null || true
+    rm -f "$WORK/$1/c$2.pid"
+}
+
+# One churn action on a random client slot, the same on both servers.
+CHURN_N=0
+BLOCKED=()
+churn() {
+    local i r dp v pid
+    # Clients blocked in the previous round leave now, in the middle of
+    # whatever they were sent meanwhile.
+    for i in "${BLOCKED[@]}"; do
+        for v in "${VARIANTS[@]}"; do
+            client_stop "$v" "$i"
+            client_start "$v" "$i" $(( (i + CHURN_N) % 16 ))
+        done
+    done
+    BLOCKED=()
+    CHURN_N=$((CHURN_N + 1))
+    i=$(( RANDOM % CLIENTS ))
+    r=$(( RANDOM % 10 ))
+    dp=$(( RANDOM % 16 ))
+    for v in "${VARIANTS[@]}"; do
+        pid=$(client_pid "$v" "$i") || continue
+        if [ "$r" -lt 4 ]; then
+            client_stop "$v" "$i"
+            client_start "$v" "$i" "$dp"
+        elif [ "$r" -lt 6 ]; then
+            "$(bin "$v" ovs-appctl)" -t "$WORK/$v/ovsdb-client.$pid.ctl" \
+                ovsdb-client/block >/dev/null 2>&1 || true
+        elif [ $((i % 5)) -eq 2 ] || [ $((i % 5)) -eq 4 ]; then
+            "$(bin "$v" ovs-appctl)" -t "$WORK/$v/ovsdb-client.$pid.ctl" \
+                ovsdb-client/cond_change Logical_Flow \
+                "[[\"logical_datapath\",\"==\",$dp]]" >/dev/null 2>&1 || true
+        fi
+    done
+    [ "$r" -lt 4 ] || [ "$r" -ge 6 ] || BLOCKED+=("$i")
+}
+
+# sample T: one line per variant in WORK/VARIANT/samples: seconds since
+# the start, phase, RSS in kB, then the "memory/show" counters.
+sample() {
+    local t=$1 phase=$2 v pid rss mem
+    for v in "${VARIANTS[@]}"; do
+        pid=$(cat "$WORK/$v/ovsdb-server.pid")
+        rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")
+        mem=$(appctl "$v" memory/show 2>/dev/null | tr ' ' '\n' | grep ':' | tr '\n' ' ')
+        echo "$t $phase rss:$rss $mem" >>"$WORK/$v/samples"
+    done
+}
+
+sampler() {
+    local start=$1
+    while :; do
+        sample $(( $(date +%s) - start )) run
+        sleep "$INTERVAL"
+    done
+}
+
+# transact TXN: applies TXN to every server; any error ends the run.
+transact() {
+    local v out
+    for v in "${VARIANTS[@]}"; do
+        out=$("$(bin "$v" ovsdb-client)" transact "unix:$WORK/$v/db.sock" "$1") ||
+            die "$v: ovsdb-client transact failed (see $WORK/$v/ovsdb-server.log)"
+        if [[ $out == *'"error"'* ]]; then
+            die "$v: transaction failed: ${out:0:200}"
+        fi
+    done
+}
+
+# wait_leave VARIANT: waits until the server has no session left.
+wait_leave() {
+    local v=$1 n
+    for n in $(seq 300); do
+        appctl "$v" memory/show | grep -q 'sessions:' || return 0
+        sleep 0.1
+    done
+    echo "$v: sessions still open 30 s after every client left" >&2
+}
+
+find_bindirs
+for v in "${VARIANTS[@]}"; do
+    start_server "$v"
+done
+stage "soak: $BASE, $DURATION s, $CLIENTS clients per server, work in $WORK"
+
+NEXT_SEQ=0
+FIRST_SEQ=0
+K=0
+next_txn() {
+    local out
+    out=$(awk -f "$TOP/bench/soak/txn.awk" -v seed="$SEED" -v k="$K" \
+              -v next_seq="$NEXT_SEQ" -v first_seq="$FIRST_SEQ" \
+              -v target="$TARGET" -v ports=200)
+    read -r NEXT_SEQ FIRST_SEQ <<<"${out%%$'\n'*}"
+    transact "${out#*$'\n'}"
+    K=$((K + 1))
+}
+next_txn
+
+RANDOM=$SEED
+for i in $(seq 0 $((CLIENTS - 1))); do
+    for v in "${VARIANTS[@]}"; do
+        client_start "$v" "$i" $((i % 16))
+    done
+done
+
+START=$(date +%s)
+sampler "$START" &
+PIDS_TO_KILL+=($!)
+LAST_COMPACT=$START
+LAST_STAGE=$START
+while [ $(( $(date +%s) - START )) -lt "$DURATION" ]; do
+    next_txn
+    churn
+    now=$(date +%s)
+    if [ $((now - LAST_COMPACT)) -ge "$COMPACT_EVERY" ]; then
+        for v in "${VARIANTS[@]}"; do
+            appctl "$v" ovsdb-server/compact >/dev/null
+        done
+        LAST_COMPACT=$now
+    fi
+    if [ $((now - LAST_STAGE)) -ge 60 ]; then
+        stage "soak: $((now - START)) of $DURATION s, $K transactions, $((NEXT_SEQ - FIRST_SEQ)) flows"
+        LAST_STAGE=$now
+    fi
+    sleep "$PAUSE"
+done
+kill "${PIDS_TO_KILL[@]}" 2>/dev/null || true
+wait "${PIDS_TO_KILL[@]}" 2>/dev/null || true
+PIDS_TO_KILL=()
+
+stage "soak: every client leaves"
+for i in $(seq 0 $((CLIENTS - 1))); do
+    for v in "${VARIANTS[@]}"; do
+        client_stop "$v" "$i"
+    done
+done
+for v in "${VARIANTS[@]}"; do
+    wait_leave "$v"
+done
+sample $(( $(date +%s) - START )) left
+
+# The verdict and the summary file.
+SUMMARY="$RESULTS_DIR/$NAME.summary"
+"$TOP/bench/soak/verdict.sh" "$WORK" "$WARMUP" "$RSS_BOUND" "$RETURN_BOUND" \
+    "${VARIANTS[@]}" >"$WORK/verdict"
+{
+    echo "kind=soak"
+    echo "base=$BASE"
+    echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "machine=$(nproc) CPUs, $(awk '/^MemTotal:/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo)"
+    echo "duration_s=$DURATION"
+    echo "warmup_s=$WARMUP"
+    echo "clients_per_server=$CLIENTS"
+    echo "transactions=$K"
+    echo "flows_at_end=$((NEXT_SEQ - FIRST_SEQ))"
+    echo "churn_actions=$CHURN_N"
+    echo "compact_every_s=$COMPACT_EVERY"
+    echo "seed=$SEED"
+    echo "rss_bound_kb_per_h=$RSS_BOUND"
+    echo "return_bound_kb=$RETURN_BOUND"
+    cat "$WORK/verdict"
+} >"$SUMMARY"
+for v in "${VARIANTS[@]}"; do
+    cp "$WORK/$v/samples" "$RESULTS_DIR/$NAME.$v.samples"
+done
+if [ "$PLOT" = 1 ]; then
+    need_pkgs gnuplot-nox
+    "$TOP/bench/soak/plot.sh" "$RESULTS_DIR/$NAME" "${VARIANTS[@]}" ||
+        echo "soak: no plot (see $LOG)" >&2
+fi
+stage "soak: $(grep '^result=' "$SUMMARY"), summary in $SUMMARY"
+grep -q '^result=pass$' "$SUMMARY"

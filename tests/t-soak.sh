@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Tests of "./build.sh soak": bad input, the verdict on made-up samples
+# (flat, a leak of cached notifications, a growing RSS, a server that does
+# not come back down), and a short run of stock and patched $DEFAULT_BASE
+# side by side, after which neither server may hold anything of its
+# clients.  It asserts no speed and no slope of the short run.
+set -euo pipefail
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
+
+WORK="$BUILD/t-soak"
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+# --- Bad input: a one-line error and a non-zero exit. ----------------------
+# expect_error NAME PATTERN ARGS...
+expect_error() {
+    local name=$1 pattern=$2
+    shift 2
+    if LOG='' "$TOP/build.sh" soak "$@" >"$WORK/bad.out" 2>&1; then
+        fail "$name" "accepted $*"
+    elif grep -q "^error: $pattern" "$WORK/bad.out" &&
+         [ "$(wc -l <"$WORK/bad.out")" -le 2 ]; then
+        ok "$name"
+    else
+        fail "$name" "unexpected output: $(head -n3 "$WORK/bad.out")"
+    fi
+}
+expect_error bad-duration "--duration needs an integer of at least 1" --duration 0
+expect_error bad-clients "--clients needs an integer of at least 1" --clients x
+expect_error missing-value "--interval needs a value" --interval
+expect_error bad-option "unknown option '--bogus'" --bogus
+expect_error bad-base "unsupported base '2.0.0'" --base 2.0.0
+expect_error bad-warmup "--warmup must be shorter than --duration" --duration 10 --warmup 10
+expect_error bad-pause "--pause needs a number of seconds" --pause soon
+
+# --- The verdict on made-up samples. ----------------------------------------
+# samples DIR VARIANT RSS0 RSS_PER_SAMPLE LEFT_RSS [LEFT_COUNTERS]: 20
+# samples 10 s apart, RSS growing linearly, then the "left" line.
+samples() {
+    local d="$1/$2" i
+    mkdir -p "$d"
+    for i in $(seq 0 19); do
+        echo "$((i * 10)) run rss:$(($3 + i * $4)) cells:1000 sessions:10 monitors:2"
+    done >"$d/samples"
+    echo "200 left rss:$5 cells:1000 ${6:-}" >>"$d/samples"
+}
+
+# verdict_case NAME EXPECT-RESULT EXPECT-WHY-PATTERN: runs the verdict on
+# $WORK/NAME with a 30 s warm-up and the default bounds.
+verdict_case() {
+    local out="$WORK/$1.verdict"
+    if ! "$TOP/bench/soak/verdict.sh" "$WORK/$1" 30 1024 4096 stock patched >"$out" 2>&1; then
+        fail "verdict-$1" "verdict.sh failed: $(tail -n1 "$out")"
+    elif ! grep -qx "result=$2" "$out"; then
+        fail "verdict-$1" "expected result=$2, got $(grep '^result=' "$out")"
+    elif ! grep -q "^why=$3" "$out"; then
+        fail "verdict-$1" "unexpected reason: $(grep '^why=' "$out")"
+    else
+        ok "verdict-$1"
+    fi
+}
+
+samples "$WORK/flat" stock 10000 0 10100
+samples "$WORK/flat" patched 9000 0 9100
+verdict_case flat pass ''
+
+samples "$WORK/leak" stock 10000 0 10100
+samples "$WORK/leak" patched 9000 0 9100 "notifications:3 sessions:0"
+verdict_case leak FAIL 'patched kept notifications:3 once every client left'
+
+# 8 kB per 10 s is 2880 kB/h.
+samples "$WORK/grows" stock 10000 1 10100
+samples "$WORK/grows" patched 9000 8 9100
+verdict_case grows FAIL 'patched RSS grows 2520 kB/h faster'
+
+# Within the bound: 2 kB per 10 s more is 720 kB/h.
+samples "$WORK/slow-growth" stock 10000 0 10100
+samples "$WORK/slow-growth" patched 9000 2 9100
+verdict_case slow-growth pass ''
+
+samples "$WORK/stays-up" stock 10000 0 10100
+samples "$WORK/stays-up" patched 9000 0 19000
+verdict_case stays-up FAIL 'patched RSS stays 9900 kB further above'
+
+# --- A short run of stock and patched side by side. -------------------------
+# The bench trees of the default base (built by t-bench-monitor, or here).
+RESULTS="$WORK/results"
+if "$TOP/build.sh" soak --duration 20 --clients 10 --interval 2 --pause 0.2 \
+        --target 500 --compact-every 8 --no-plot --results-dir "$RESULTS" \
+        >"$WORK/run.out" 2>&1; then
+    echo "soak run: result=pass"
+else
+    echo "soak run: $(grep -h '^result=\|^why=' "$RESULTS"/*.summary 2>/dev/null | tr '\n' ' ') (not asserted)"
+fi
+summary_file=$(ls "$RESULTS"/soak-"$DEFAULT_BASE"-20s-*.summary 2>/dev/null | head -n1 || true)
+if [ -z "$summary_file" ]; then
+    fail run-summary "no summary file; end of output: $(tail -n5 "$WORK/run.out")"
+else
+    ok run-summary
+    for v in stock patched; do
+        if grep -qx "${v}_left=none" "$summary_file"; then
+            ok "run-$v-nothing-left"
+        else
+            fail "run-$v-nothing-left" "$(grep "^${v}_left=" "$summary_file")"
+        fi
+        n=$(grep -c ' run ' "${summary_file%.summary}.$v.samples" || true)
+        if [ "$n" -ge 5 ]; then
+            ok "run-$v-samples"
+        else
+            fail "run-$v-samples" "$n samples during a 20 s run every 2 s"
+        fi
+    done
+    t=$(sed -n 's/^transactions=//p' "$summary_file")
+    if [ "${t:-0}" -ge 10 ]; then
+        ok run-transactions
+    else
+        fail run-transactions "only ${t:-0} transactions"
+    fi
+    # Both servers got the same transactions: the same number of cells.
+    c1=$(awk '$2 == "left"' "${summary_file%.summary}.stock.samples" | tr ' ' '\n' | grep '^cells:' || true)
+    c2=$(awk '$2 == "left"' "${summary_file%.summary}.patched.samples" | tr ' ' '\n' | grep '^cells:' || true)
+    if [ -n "$c1" ] && [ "$c1" = "$c2" ]; then
+        ok run-same-database
+    else
+        fail run-same-database "stock $c1, patched $c2"
+    fi
+fi
+
+summary
