@@ -67,6 +67,7 @@ parse_tree_opts() {
     shift 2
     BASE=$DEFAULT_BASE
     OVS_SRC=
+    local base_given=0
     FORCE=0
     CHECK_MODE=
     REST=()
@@ -84,11 +85,11 @@ parse_tree_opts() {
             if [ $# -lt 2 ] || [ -z "$2" ] || [[ $2 == -* ]]; then
                 die "$verb: $1 needs a value"
             fi
-            if [ "$1" = --base ]; then BASE=$2; else OVS_SRC=$2; fi
+            if [ "$1" = --base ]; then BASE=$2 base_given=1; else OVS_SRC=$2; fi
             shift 2 ;;
         --base=*|--ovs-src=*)
             [ -n "${1#*=}" ] || die "$verb: $opt needs a value"
-            if [ "$opt" = --base ]; then BASE=${1#*=}; else OVS_SRC=${1#*=}; fi
+            if [ "$opt" = --base ]; then BASE=${1#*=} base_given=1; else OVS_SRC=${1#*=}; fi
             shift ;;
         --force) FORCE=1; shift ;;
         --sanitize|--valgrind)
@@ -99,6 +100,10 @@ parse_tree_opts() {
         *) die "$verb: unknown option '$1' (see ./build.sh --help)" ;;
         esac
     done
+    # The tree's own version picks the series of --ovs-src: a --base beside
+    # it would be silently ignored.
+    [ "$base_given" = 0 ] || [ -z "$OVS_SRC" ] ||
+        die "$verb: --base and --ovs-src exclude each other (the version of the tree in --ovs-src picks its series)"
 }
 
 verb_fetch() {

@@ -602,6 +602,8 @@ t_options() {
         "check with flags before --|unknown option '-k'|check -k json"
         "fetch with an option|usage: ./build.sh fetch BASE|fetch --base"
         "test with an argument|unexpected argument '--quick'|test --quick"
+        "apply --base with --ovs-src|--base and --ovs-src exclude each other|apply --base 3.1.0 --ovs-src $o"
+        "check --ovs-src with --base|--base and --ovs-src exclude each other|check --ovs-src $o --base 3.5.0"
     )
     local c what pat args
     for c in "${cases[@]}"; do
