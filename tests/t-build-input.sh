@@ -874,6 +874,8 @@ managed_tree() {
     for p in $(series_patches 3.5.0); do
         git -C "$t" am -q "$TOP/patches/3.5.0/$p"
     done
+    # What apply records of the branch it made.
+    git -C "$t" config ovs-json-perf.3.5.0.applied "$(git -C "$t" rev-parse HEAD)"
     # patches/3.5.0 changed since.
     git -C "$t" config ovs-json-perf.3.5.0.series stale
 }
@@ -886,6 +888,8 @@ t_managed_am() {
     local b="$SCRATCH/managed-am" t before mine="$SCRATCH/mine.patch"
     t="$b/ovs-3.5.0"
     managed_tree "$b"
+    # As an apply older than the records left it.
+    git -C "$t" config --unset ovs-json-perf.3.5.0.applied
     git clone -q "$t" "$SCRATCH/mine"
     echo "mine" >"$SCRATCH/mine/my-file.txt"
     git -C "$SCRATCH/mine" add my-file.txt
