@@ -224,7 +224,10 @@ client_start() {
     1|2) OVS_RUNDIR=$d "$client" "${args[@]}" monitor-cond "$remote" "$db" \
            "$cond" Logical_Flow >/dev/null 2>>"$d/clients.err" ;;
     3|4)
-        last=$(cat "$d/c$i.lastid" 2>/dev/null || echo 00000000-0000-0000-0000-000000000000)
+        # The id the client got last (the file may be caught empty while
+        # awk rewrites it): none means the whole database.
+        last=$(cat "$d/c$i.lastid" 2>/dev/null || true)
+        [[ $last =~ ^[0-9a-f-]{36}$ ]] || last=00000000-0000-0000-0000-000000000000
         OVS_RUNDIR=$d "$client" "${args[@]}" monitor-cond-since "$remote" "$db" \
             "$last" "$cond" Logical_Flow 2>>"$d/clients.err" |
             awk -v f="$d/c$i.lastid" '/^last_id: /{ print $2 > f; close(f) }' &
