@@ -191,13 +191,18 @@ patch_feature() {
 # that TREE (as at REV, if given) still needs.  Reports on stderr the ones
 # whose change the tree already has.
 series_to_apply() {
-    local tree=$1 rev=${2:-} dir="$PATCHES/$SERIES_BASE" p f ids=
-    # The patch-ids of the tree's recent commits: a patch whose feature is
-    # finer than the detection (the first of two patches that make one
-    # feature) is present if one of them is its commit.
-    if [ -z "$rev" ] && is_git_toplevel "$tree"; then
-        ids=$(git -C "$tree" log -n 300 -p --format='commit %H' HEAD 2>/dev/null |
-              git -C "$tree" patch-id --stable | cut -d' ' -f1)
+    local tree=$1 rev=${2:-} dir="$PATCHES/$SERIES_BASE" p f ids='' empty=''
+    # A patch whose feature is finer than the detection (the first of two
+    # patches that make one feature) is present if one of the tree's recent
+    # commits has its patch-id, or, in a plain tree, if its changes are in
+    # the files.  (Not at REV: the managed tree starts again from there.)
+    if [ -n "$rev" ]; then
+        :
+    elif is_git_toplevel "$tree"; then
+        ids=$(commit_patch_ids "$tree" -n 300 HEAD)
+    else
+        empty=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-check.XXXXXX")
+        git init -q "$empty"
     fi
     for p in $(series_patches "$SERIES_BASE"); do
         [ -f "$dir/$p" ] || die "patches/$SERIES_BASE/series names $p, which does not exist"
@@ -206,33 +211,40 @@ series_to_apply() {
             echo "  already present: $f (${FEATURE_TITLE[$f]}): skipping $p" >&2
             continue
         fi
-        if [ -n "$ids" ] &&
-           grep -qxF "$(git -C "$tree" patch-id --stable <"$dir/$p" | cut -d' ' -f1)" <<<"$ids"; then
+        if [ -n "$ids" ] && grep -qxF "$(patch_id "$dir/$p")" <<<"$ids"; then
             echo "  already present: the tree has the commit of $p: skipping it" >&2
             continue
         fi
-        if [ -z "$rev" ] && [ -z "$ids" ] && patch_in_plain_tree "$tree" "$dir/$p"; then
+        if [ -n "$empty" ] && patch_in_plain_tree "$tree" "$dir/$p" "$empty"; then
             echo "  already present: the tree has the changes of $p: skipping it" >&2
             continue
         fi
         echo "$dir/$p"
     done
+    [ -z "$empty" ] || rm -rf "$empty"
 }
 
-# patch_in_plain_tree TREE PATCH: PATCH does not apply to the files of
-# TREE (not a git work tree), and undoing it does: TREE has its changes.
-# git looks at TREE's files through an empty repository of its own, so
-# that a repository around TREE plays no part.
+# patch_id PATCH: the stable patch-id of the patch file PATCH.
+patch_id() {
+    git patch-id --stable <"$1" | cut -d' ' -f1
+}
+
+# commit_patch_ids GITDIR LOG-ARGS...: the stable patch-ids of the commits
+# that "git log LOG-ARGS" lists, one a line.
+commit_patch_ids() {
+    local dir=$1
+    shift
+    git -C "$dir" log -p --format='commit %H' "$@" 2>/dev/null |
+        git -C "$dir" patch-id --stable | cut -d' ' -f1
+}
+
+# patch_in_plain_tree TREE PATCH EMPTY: PATCH does not apply to the files
+# of TREE (not a git work tree), and undoing it does: TREE has its
+# changes.  git looks at TREE's files through EMPTY, an empty repository
+# of ours, so that a repository around TREE plays no part.
 patch_in_plain_tree() {
-    local g rc=1
-    g=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-check.XXXXXX")
-    git init -q "$g"
-    if ! GIT_DIR="$g/.git" GIT_WORK_TREE="$1" git -C "$1" apply --check "$2" 2>/dev/null &&
-       GIT_DIR="$g/.git" GIT_WORK_TREE="$1" git -C "$1" apply --check -R "$2" 2>/dev/null; then
-        rc=0
-    fi
-    rm -rf "$g"
-    return $rc
+    ! GIT_DIR="$3/.git" GIT_WORK_TREE="$1" git -C "$1" apply --check "$2" 2>/dev/null &&
+        GIT_DIR="$3/.git" GIT_WORK_TREE="$1" git -C "$1" apply --check -R "$2" 2>/dev/null
 }
 
 # One hash of the patch files' names and contents.
@@ -313,8 +325,6 @@ check_git_state() {
     fi
 }
 
-# check_writable TREE PATCH...: the tree, its repository, and every file
-# and directory the patches change can be written.
 # writable PATH: PATH is writable for us and its mode says so.  Root can
 # write where the mode says nobody may, but a user who made a file or a
 # directory read-only meant it for root too.
@@ -322,6 +332,8 @@ writable() {
     [ -w "$1" ] && [ -n "$(find "$1" -maxdepth 0 -perm -u=w)" ]
 }
 
+# check_writable TREE PATCH...: the tree, its repository, and every file
+# and directory the patches change can be written.
 check_writable() {
     local tree=$1 p path d gd
     shift
@@ -343,21 +355,20 @@ check_writable() {
     done
 }
 
-# The re-applied managed tree build/ovs-<base> must not lose work: edits
-# not committed, or commits on its branch that neither apply made nor
-# export wrote out.  --force discards them.
 # branch_is_series TIP: every commit on base/SERIES_BASE..TIP has the
 # patch-id of a patch of patches/SERIES_BASE.
 branch_is_series() {
     local ours p
     ours=$(for p in $(series_patches "$SERIES_BASE"); do
-               git_tree patch-id --stable <"$PATCHES/$SERIES_BASE/$p"
-           done | cut -d' ' -f1 | sort -u)
-    ! git_tree log -p --format='commit %H' "base/$SERIES_BASE..$1" |
-        git_tree patch-id --stable | cut -d' ' -f1 | sort -u |
+               patch_id "$PATCHES/$SERIES_BASE/$p"
+           done | sort -u)
+    ! commit_patch_ids "$TREE" "base/$SERIES_BASE..$1" | sort -u |
         comm -23 - <(echo "$ours") | grep -q .
 }
 
+# The re-applied managed tree build/ovs-<base> must not lose work: edits
+# not committed, or commits on its branch that neither apply made nor
+# export wrote out.  --force discards them.
 check_managed_work() {
     local new=$1 tip rec n
     if [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
