@@ -246,6 +246,19 @@ client_stop() {
     rm -f "$WORK/$1/c$2.pid"
 }
 
+# client_restart VARIANT I DP: client I leaves and comes back on DP.
+client_restart() {
+    client_stop "$1" "$2"
+    client_start "$1" "$2" "$3"
+}
+
+# client_appctl VARIANT PID ARGS...: ovs-appctl to VARIANT's client PID.
+client_appctl() {
+    local v=$1 pid=$2
+    shift 2
+    "$(bin "$v" ovs-appctl)" -t "$WORK/$v/ovsdb-client.$pid.ctl" "$@" >/dev/null 2>&1
+}
+
 # One churn action on a random client slot, the same on both servers.
 CHURN_N=0
 BLOCKED=()
@@ -255,8 +268,7 @@ churn() {
     # whatever they were sent meanwhile.
     for i in "${BLOCKED[@]}"; do
         for v in "${VARIANTS[@]}"; do
-            client_stop "$v" "$i"
-            client_start "$v" "$i" $(( (i + CHURN_N) % 16 ))
+            client_restart "$v" "$i" $(( (i + CHURN_N) % 16 ))
         done
     done
     BLOCKED=()
@@ -267,15 +279,12 @@ churn() {
     for v in "${VARIANTS[@]}"; do
         pid=$(client_pid "$v" "$i") || continue
         if [ "$r" -lt 4 ]; then
-            client_stop "$v" "$i"
-            client_start "$v" "$i" "$dp"
+            client_restart "$v" "$i" "$dp"
         elif [ "$r" -lt 6 ]; then
-            "$(bin "$v" ovs-appctl)" -t "$WORK/$v/ovsdb-client.$pid.ctl" \
-                ovsdb-client/block >/dev/null 2>&1 || true
+            client_appctl "$v" "$pid" ovsdb-client/block || true
         elif [ $((i % 5)) -eq 2 ] || [ $((i % 5)) -eq 4 ]; then
-            "$(bin "$v" ovs-appctl)" -t "$WORK/$v/ovsdb-client.$pid.ctl" \
-                ovsdb-client/cond_change Logical_Flow \
-                "[[\"logical_datapath\",\"==\",$dp]]" >/dev/null 2>&1 || true
+            client_appctl "$v" "$pid" ovsdb-client/cond_change Logical_Flow \
+                "[[\"logical_datapath\",\"==\",$dp]]" || true
         fi
     done
     [ "$r" -lt 4 ] || [ "$r" -ge 6 ] || BLOCKED+=("$i")
