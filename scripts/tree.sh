@@ -3,100 +3,9 @@
 
 BRANCH_PREFIX=ovs-json-perf
 
-# The changes the series makes, in the order it makes them, and how each
-# one shows in the sources.  detect_features prints "NAME yes|no" lines.
-FEATURES="serialized-json monitor-serialized-cache inline-strings inline-arrays json-uuid
-monitor-json-cache-tests monitor-wire-order-test shared-notifications
-shared-conditions woken-sessions waited-sessions json-member-callback streaming-load
-streaming-compaction streaming-snapshot streaming-select streaming-monitor-updates
-streaming-monitor-replies jsonrpc-nocopy json-text-member storage-parse-helpers
-streaming-cluster-load streaming-cluster-entries history-first-id
-json-text-member-depth raft-install-text uuid-format
-monitor-rows-without-trees"
-declare -A FEATURE_TITLE=(
-    [serialized-json]="serialized json objects (JSON_SERIALIZED_OBJECT)"
-    [monitor-serialized-cache]="monitor json cache holds serialized json"
-    [inline-strings]="short strings stored in-place in struct json"
-    [inline-arrays]="short arrays stored in-place in struct json"
-    [json-uuid]="json_string_create_uuid() and json_object_put_uuid()"
-    [monitor-json-cache-tests]="autotests of the monitor json cache"
-    [monitor-wire-order-test]="autotest of the member order of monitor updates on the wire"
-    [shared-notifications]="monitor notifications serialized once and shared (jsonrpc_session_send_shared())"
-    [shared-conditions]="updates shared by sessions with identical conditions (ovsdb_condition_canonicalize())"
-    [woken-sessions]="a pass of the main loop runs only the sessions that have work (poll_waiter_woken())"
-    [waited-sessions]="a pass of the main loop waits only for the sessions that ran (poll_waiter_set_create())"
-    [json-member-callback]="json parser hands out completed members (json_parser_set_member_cb())"
-    [streaming-load]="rows converted while a database record is parsed (ovsdb_log_read_cb())"
-    [streaming-compaction]="compacted databases written a row at a time (ovsdb_log_write_cb())"
-    [streaming-snapshot]="raft snapshots serialized a row at a time (ovsdb_storage_serialize_snapshot())"
-    [streaming-select]="select results serialized a row at a time (ovsdb_row_set_to_serialized_json())"
-    [streaming-monitor-updates]="unconditional monitor updates serialized a row at a time (ovsdb_monitor_compose_sorted_update())"
-    [streaming-monitor-replies]="initial replies of version 1 and conditional monitors serialized a row at a time, in hash order (ovsdb_monitor_compose_hash_order_update())"
-    [jsonrpc-nocopy]="large serialized objects sent from their own buffers, not copied into the message (JSONRPC_SERIALIZED_NOCOPY_MIN)"
-    [uuid-format]="UUIDs formatted without snprintf() (uuid_format())"
-    [monitor-rows-without-trees]="rows of unconditional monitor updates written without JSON trees (ovsdb_datum_to_json_ds())"
-    [json-text-member]="json parser keeps a member as text (json_parser_set_text_member())"
-    [storage-parse-helpers]="the reading of storage records split into helpers, no change in behavior (ovsdb_storage_parse_entry())"
-    [streaming-cluster-entries]="raft log entries kept as the text of the log, their rows converted while it is parsed (ovsdb_log_read_text() in raft_read_log())"
-    [history-first-id]="the first transaction of the history kept as its ID only (ovsdb_txn_clone_for_history_id())"
-    [json-text-member-depth]="json parser keeps members at any depth as text (json_parser_set_text_member_depth())"
-    [raft-install-text]="a snapshot from the leader received and installed as text (raft_snapshot_installed_as_text)"
-    [streaming-cluster-load]="a clustered database's snapshot read as text, its rows converted while it is parsed (ovsdb_storage_read_text())"
-)
-
-# source_file DIR REV PATH: PATH of the tree DIR, as committed at REV, or
-# as in the work tree if REV is empty.
-source_file() {
-    if [ -n "$2" ]; then
-        git -C "$1" show "$2:$3" 2>/dev/null
-    else
-        cat "$1/$3" 2>/dev/null
-    fi
-}
-
-# has_feature DIR FEATURE [REV]: the sources (at REV, if given) have it.
-has_feature() {
-    local dir=$1 f=$2 rev=${3:-} path pattern
-    case $f in
-    serialized-json) path=include/openvswitch/json.h pattern=JSON_SERIALIZED_OBJECT ;;
-    monitor-serialized-cache) path=ovsdb/monitor.c pattern=json_serialized_object_create ;;
-    inline-strings) path=include/openvswitch/json.h pattern=JSON_STRING_INLINE ;;
-    inline-arrays) path=include/openvswitch/json.h pattern=JSON_ARRAY_INLINE ;;
-    json-uuid) path=include/openvswitch/json.h pattern=json_string_create_uuid ;;
-    monitor-json-cache-tests) path=tests/ovsdb-monitor.at pattern="monitor json cache - same updates" ;;
-    monitor-wire-order-test) path=tests/ovsdb-monitor-wire.py pattern=. ;;
-    shared-notifications) path=lib/jsonrpc.h pattern=jsonrpc_session_send_shared ;;
-    shared-conditions) path=ovsdb/condition.h pattern=ovsdb_condition_canonicalize ;;
-    woken-sessions) path=include/openvswitch/poll-loop.h pattern=poll_waiter_woken ;;
-    waited-sessions) path=include/openvswitch/poll-loop.h pattern=poll_waiter_set_create ;;
-    json-member-callback) path=include/openvswitch/json.h pattern=json_parser_set_member_cb ;;
-    streaming-load) path=ovsdb/log.h pattern=ovsdb_log_read_cb ;;
-    streaming-compaction) path=ovsdb/log.h pattern=ovsdb_log_write_cb ;;
-    streaming-snapshot) path=ovsdb/storage.h pattern=ovsdb_storage_serialize_snapshot ;;
-    streaming-select) path=ovsdb/row.h pattern=ovsdb_row_set_to_serialized_json ;;
-    streaming-monitor-updates) path=ovsdb/monitor.c pattern=ovsdb_monitor_compose_sorted_update ;;
-    streaming-monitor-replies) path=ovsdb/monitor.c pattern=ovsdb_monitor_compose_hash_order_update ;;
-    jsonrpc-nocopy) path=lib/jsonrpc.c pattern=JSONRPC_SERIALIZED_NOCOPY_MIN ;;
-    uuid-format) path=lib/uuid.h pattern=uuid_format ;;
-    monitor-rows-without-trees) path=lib/ovsdb-data.h pattern=ovsdb_datum_to_json_ds ;;
-    json-text-member) path=include/openvswitch/json.h pattern=json_parser_set_text_member ;;
-    storage-parse-helpers) path=ovsdb/storage.c pattern=ovsdb_storage_parse_entry ;;
-    streaming-cluster-load) path=ovsdb/storage.h pattern=ovsdb_storage_read_text ;;
-    history-first-id) path=ovsdb/transaction.c pattern=ovsdb_txn_clone_for_history_id ;;
-    json-text-member-depth) path=include/openvswitch/json.h pattern=json_parser_set_text_member_depth ;;
-    raft-install-text) path=ovsdb/raft.c pattern=raft_snapshot_installed_as_text ;;
-    streaming-cluster-entries) path=ovsdb/raft.c pattern='ovsdb_log_read_text(raft->log, "data"' ;;
-    *) return 1 ;;
-    esac
-    grep -q "$pattern" < <(source_file "$dir" "$rev" "$path")
-}
-
-detect_features() {
-    local f
-    for f in $FEATURES; do
-        if has_feature "$1" "$f"; then echo "$f yes"; else echo "$f no"; fi
-    done
-}
+# The feature table and detection: scripts/lib/features.sh.
+# shellcheck source=lib/features.sh
+. "$TOP/scripts/lib/features.sh"
 
 is_ovs_tree() {
     [ -f "$1/configure.ac" ] &&
@@ -144,47 +53,8 @@ print_detection() {
     echo "tree:    $dir"
     echo "version: $(tree_version "$dir") (series: patches/$(series_base_for "$(tree_version "$dir")"))"
     while read -r f v; do
-        printf '  %-26s %-3s  %s\n' "$f" "$v" "${FEATURE_TITLE[$f]}"
+        printf '  %-26s %-3s  %s\n' "$f" "$v" "$(feature_title "$f")"
     done < <(detect_features "$dir")
-}
-
-# The feature a patch of ours brings, from its subject line: the patches
-# that upstream OVS has too (the backport series) are skipped on a tree
-# that has their change.  Every other patch is always applied.
-patch_feature() {
-    local subj
-    subj=$(sed -n 's/^Subject: *//p' "$1" | head -n1)
-    case $subj in
-    *"json: Access strings only through"*|*"json: Store short strings in-place"*)
-        echo inline-strings ;;
-    *"json: Access arrays only through"*|*"json: Store short arrays in-place"*)
-        echo inline-arrays ;;
-    *"json: Add upstream's uuid string helpers"*) echo json-uuid ;;
-    *"tests: Add monitor json cache tests"*) echo monitor-json-cache-tests ;;
-    *"tests: Check member order of monitor updates on the wire"*) echo monitor-wire-order-test ;;
-    *"ovsdb: Share serialized monitor notifications"*) echo shared-notifications ;;
-    *"ovsdb: Share monitor updates between identical conditions"*) echo shared-conditions ;;
-    *"ovsdb: Run only the sessions that have work"*) echo woken-sessions ;;
-    *"ovsdb: Wait only for the sessions that ran"*) echo waited-sessions ;;
-    *"json: Add a parser mode that hands out complete members"*) echo json-member-callback ;;
-    *"ovsdb: Convert rows while a database record is parsed"*) echo streaming-load ;;
-    *"ovsdb: Write compacted databases a row at a time"*) echo streaming-compaction ;;
-    *"ovsdb: Serialize raft snapshots a row at a time"*) echo streaming-snapshot ;;
-    *"ovsdb: Serialize select results a row at a time"*) echo streaming-select ;;
-    *"ovsdb: Serialize unconditional monitor updates"*) echo streaming-monitor-updates ;;
-    *"ovsdb: Write v1 and conditional monitor replies"*) echo streaming-monitor-replies ;;
-    *"jsonrpc: Send large serialized objects without a copy"*) echo jsonrpc-nocopy ;;
-    *"uuid: Format UUIDs without snprintf"*) echo uuid-format ;;
-    *"ovsdb: Write cached monitor rows without JSON trees"*) echo monitor-rows-without-trees ;;
-    *"json: Add a parser mode that keeps a member as text"*) echo json-text-member ;;
-    *"ovsdb: Split storage record reading into helpers"*) echo storage-parse-helpers ;;
-    *"ovsdb: Load clustered snapshots from their text"*) echo streaming-cluster-load ;;
-    *"ovsdb: Read raft log entries as text"*) echo streaming-cluster-entries ;;
-    *"ovsdb: Keep only the ID of the first history entry"*) echo history-first-id ;;
-    *"json: Keep members at any depth as text"*) echo json-text-member-depth ;;
-    *"ovsdb: Install a leader's snapshot from its text"*) echo raft-install-text ;;
-    *) echo always ;;
-    esac
 }
 
 # series_to_apply TREE [REV]: the patch files of the series for SERIES_BASE
@@ -208,7 +78,7 @@ series_to_apply() {
         [ -f "$dir/$p" ] || die "patches/$SERIES_BASE/series names $p, which does not exist"
         f=$(patch_feature "$dir/$p")
         if [ "$f" != always ] && has_feature "$tree" "$f" "$rev"; then
-            echo "  already present: $f (${FEATURE_TITLE[$f]}): skipping $p" >&2
+            echo "  already present: $f ($(feature_title "$f")): skipping $p" >&2
             continue
         fi
         if [ -n "$ids" ] && grep -qxF "$(patch_id "$dir/$p")" <<<"$ids"; then
@@ -735,7 +605,7 @@ print_summary() {
         echo "patches applied: none (nothing to apply)"
     fi
     echo "features:        before -> after"
-    for f in $FEATURES; do
+    for f in $(feature_names); do
         b=$(awk -v f="$f" '$1 == f { print $2 }' <<<"$before")
         a=$(awk -v f="$f" '$1 == f { print $2 }' <<<"$after")
         printf '  %-26s %-3s -> %-3s\n' "$f" "$b" "$a"

@@ -279,7 +279,7 @@ t_good_apply() {
 # A checkout that already carries the whole series on a branch of its own
 # (a distributor's tree): apply reports every change as already present,
 # applies nothing and leaves the tree as it was.  Every patch needs a
-# detection feature for this (patch_feature in scripts/tree.sh).
+# detection feature for this (a row of patches/features).
 t_carried() {
     local base=$1 d="$SCRATCH/carried-$1" before n
     checkout "$base" "$d"
@@ -1286,36 +1286,70 @@ t_regress_stock_reuse() {
     fi
 }
 
-# Every patch of every series (and of pending/) names the feature it
-# brings, so that a tree which carries it is told so (t_carried) instead of
-# getting the patch twice.  Static: no tree needed.
+# Every patch of every series (and of pending/) is named by a row of
+# patches/features, so that a tree which carries it is told so (t_carried)
+# instead of getting the patch twice; every patch a row names exists, no
+# name has two rows, and each row has its five fields.  Static: no tree
+# needed.
 t_every_patch_has_feature() {
-    local b p f missing=""
+    local b p f missing="" stale="" named dups
     # shellcheck source=../scripts/fetch.sh
     . "$TOP/scripts/fetch.sh"
     # shellcheck source=../scripts/tree.sh
     . "$TOP/scripts/tree.sh"
+    if ! features_parse >/dev/null 2>"$SCRATCH/features.err"; then
+        failed "patches/features is well formed" "$(head -n3 "$SCRATCH/features.err")"
+        return
+    fi
     for b in $SUPPORTED_BASES; do
         for p in $(series_patches "$b") \
                  $(cd "$TOP/patches/$b" 2>/dev/null && ls pending/*-[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v -- -0000-); do
             f=$(patch_feature "$TOP/patches/$b/$p")
-            if [ "$f" = always ]; then
-                missing="$missing $b/$p"
-            elif ! grep -qw -- "$f" <<<"$FEATURES" || [ -z "${FEATURE_TITLE[$f]:-}" ] ||
-                 ! grep -q "^ *$f) path=" "$TOP/scripts/tree.sh"; then
-                missing="$missing $b/$p($f: not in FEATURES, FEATURE_TITLE or has_feature)"
-            fi
+            [ "$f" != always ] || missing="$missing $b/$p"
         done
     done
-    if [ -z "$missing" ]; then
-        pass "every patch of every series names a detection feature (patch_feature)"
+    for named in $(features_rows | cut -f2 | tr ' ' '\n' | grep -vx -- -); do
+        ls "$TOP"/patches/*/"$named" >/dev/null 2>&1 || stale="$stale $named"
+    done
+    dups=$(feature_names | sort | uniq -d | tr '\n' ' ')
+    if [ -z "$missing$stale$dups" ]; then
+        pass "every patch of every series names a detection feature (patches/features)"
     else
-        failed "every patch names a detection feature" "none for:$missing"
+        failed "every patch names a detection feature" \
+            "no row for:${missing:- none}; rows naming no patch:${stale:- none}; names twice: ${dups:-none}"
+    fi
+}
+
+# Detection and apply read patches/features: a table with a row that a
+# tree has (its pattern in a file of the tree) makes detect print the row's
+# title and apply skip its patch; a row without its five fields is one
+# error line.  (apply's use of the table: t_carried.)
+t_feature_table_read() {
+    local d="$SCRATCH/features-table" t="$SCRATCH/features-table.rows" out rc
+    rm -rf "$d"
+    checkout 3.5.0 "$d/ovs"
+    { grep -v '^serialized-json ' "$TOP/patches/features"
+      echo 'made-up-change | - | lib/json.c | json_parser_create | a change only this test knows'
+    } >"$t"
+    out=$(FEATURES_TABLE=$t "$TOP/build.sh" detect --ovs-src "$d/ovs" 2>&1) || true
+    if grep -qE '^ +made-up-change +yes +a change only this test knows$' <<<"$out" &&
+       ! grep -q 'serialized-json' <<<"$out"; then
+        pass "detect prints the rows of patches/features (FEATURES_TABLE)"
+    else
+        failed "detect reads patches/features" "$(tr '\n' '|' <<<"$out")"
+    fi
+    echo 'broken-row | - | lib/json.c' >>"$t"
+    out=$(FEATURES_TABLE=$t "$TOP/build.sh" detect --ovs-src "$d/ovs" 2>&1) && rc=0 || rc=$?
+    if [ "$rc" -ne 0 ] && grep -q 'fields, not 5' <<<"$out"; then
+        pass "a row of patches/features without its five fields is an error"
+    else
+        failed "a short row of patches/features" "exit $rc: $(tr '\n' '|' <<<"$out")"
     fi
 }
 
 main() {
     t_every_patch_has_feature
+    t_feature_table_read
     make_series 3.5.0 "$SCRATCH/series"
     t_not_ovs
     t_unsupported
