@@ -695,3 +695,32 @@ check_checker() {
     valgrind) check_valgrind "$@" ;;
     esac
 }
+
+# sanitize_result_for BASE SELECTION: a committed result of ./build.sh check
+# --sanitize (SANITIZE_RESULTS, default bench/results) that passed with no
+# sanitizer report, made on exactly the tree ovs-json-perf/BASE has now (the
+# same git tree hash, the same on any machine), whose selection has every
+# "-k WORD" of SELECTION.  Prints its path; fails if there is none, or if
+# SANITIZE_FRESH is set.  CI uses it as it uses bisect_result_for: the
+# sanitizer run is made and committed whenever a series changes.
+sanitize_result_for() {
+    local base=$1 want dir=${SANITIZE_RESULTS:-$TOP/bench/results} f sel k covered
+    [ -z "${SANITIZE_FRESH:-}" ] || return 1
+    want=$(git -C "$BUILD/ovs-$base" rev-parse -q --verify \
+        "${BRANCH_PREFIX:-ovs-json-perf}/$base^{tree}" 2>/dev/null) || return 1
+    for f in "$dir/sanitize-$base-"*.summary; do
+        [ -f "$f" ] || continue
+        grep -qx 'result=pass' "$f" && grep -qx 'sanitizer_findings=0' "$f" &&
+            grep -qxF "patched_tree=$want" "$f" || continue
+        sel=" $(sed -n 's/^selection=//p' "$f") "
+        covered=1
+        for k in $(sed 's/-k / /g' <<<"$2"); do
+            [[ $sel == *" -k $k "* ]] || covered=0
+        done
+        if [ "$covered" = 1 ]; then
+            echo "$f"
+            return 0
+        fi
+    done
+    return 1
+}

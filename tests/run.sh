@@ -23,21 +23,35 @@ export LOG
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
+# took SINCE: the time since SINCE (seconds of the epoch), as "(M:SS)".
+took() {
+    local s=$(($(date +%s) - $1))
+    printf '(%d:%02d)' $((s / 60)) $((s % 60))
+}
+
 # Run a named step; its output goes to the log.  A failed step also
-# shows the end of its output, so that CI's output says why.
+# shows the end of its output, so that CI's output says why.  Each step's
+# line ends with the time it took.
 step() {
-    local name=$1 out="$BUILD/logs/step.$$"
+    local name=$1 out="$BUILD/logs/step.$$" t
     shift
     stage "test: $name"
+    t=$(date +%s)
     if "$@" >"$out" 2>&1; then
-        ok "$name"
+        ok "$name $(took "$t")"
     else
-        fail "$name (see $LOG)"
+        fail "$name (see $LOG) $(took "$t")"
         tail -n 25 "$out" | sed 's/^/  | /'
     fi
     cat "$out" >>"$LOG"
     rm -f "$out"
 }
+
+# The fuzz smoke runs of the components (t-fuzz, t-lib-json) are short in
+# CI: the long runs are ./build.sh fuzz, whose results are committed and
+# shown by ./build.sh report.
+export FUZZ_SECONDS=${FUZZ_SECONDS:-15}
+export LIBJSON_FUZZ_SECONDS=${LIBJSON_FUZZ_SECONDS:-15}
 
 # Check selections for the patched trees: all json, monitor and library
 # tests, plus the ovsdb tests that exercise json heavily (data, execution,
@@ -133,7 +147,7 @@ test_upstream_has_it() {
 
 # Run a component and add up its closing "N passed, N failed" line.
 run_component() {
-    local t=$1 name out rc=0 last p f n
+    local t=$1 name out rc=0 last p f n t0
     name=$(basename "$t" .sh)
     stage "test: component $name"
     # A component that cannot run, or runs no case, is a failure.
@@ -142,7 +156,9 @@ run_component() {
         return
     fi
     out="$BUILD/logs/$name.out"
+    t0=$(date +%s)
     "$t" 2>&1 | tee "$out" | sed "s/^/  [$name] /" || rc=${PIPESTATUS[0]}
+    echo "  [$name] took $(took "$t0")"
     last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
     if [ -z "$last" ]; then
         fail "$name: no closing 'N passed, N failed' line (exit $rc)"

@@ -280,9 +280,43 @@ plain_snapshot_case() {
 }
 
 # The real run: the summary it writes says what it ran and found.
+# sanitize_result_for on scratch result files: only a passing result
+# without reports, on the tree ovs-json-perf/BASE has now, whose selection
+# covers the one asked for, stands for a run; SANITIZE_FRESH refuses all.
+reuse_cases() {
+    local d="$S/reuse" tree got
+    mkdir -p "$d"
+    tree=$(git -C "$BUILD/ovs-$DEFAULT_BASE" rev-parse "ovs-json-perf/$DEFAULT_BASE^{tree}")
+    write() {   # NAME TREE RESULT FINDINGS SELECTION
+        printf 'kind=sanitize\nbase=%s\npatched_tree=%s\nselection=%s\ntests_run=9\nsanitizer_findings=%s\nresult=%s\n' \
+            "$DEFAULT_BASE" "$2" "$5" "$4" "$3" >"$d/sanitize-$DEFAULT_BASE-$1.summary"
+    }
+    reuse() { SANITIZE_RESULTS=$d sanitize_result_for "$DEFAULT_BASE" "$1" | xargs -r basename; }
+    write 1-other-tree 0123456789abcdef0123456789abcdef01234567 pass 0 "-k json -k monitor"
+    write 2-failed "$tree" FAIL 0 "-k json -k monitor"
+    write 3-reports "$tree" pass 2 "-k json -k monitor"
+    write 4-narrow "$tree" pass 0 "-k json -k library"
+    expect "sanitize_result_for: no result for this tree covers the selection" \
+        "$(reuse "-k json -k monitor")" ""
+    write 5-good "$tree" pass 0 "-k json -k ovsdb-data -k monitor -k library"
+    expect "sanitize_result_for: a passing result on this tree with a wider selection" \
+        "$(reuse "-k json -k monitor")" "sanitize-$DEFAULT_BASE-5-good.summary"
+    expect "sanitize_result_for: a selection word it does not have" \
+        "$(reuse "-k json -k streaming")" ""
+    got=$(SANITIZE_FRESH=1 reuse "-k json" || true)
+    expect "sanitize_result_for: SANITIZE_FRESH runs it anyway" "$got" ""
+}
+
 real_case() {
     local r="$S/results" rc=0 sum
     mkdir -p "$r"
+    # A committed ./build.sh check --sanitize result for exactly this
+    # patched tree, whose selection covers this one, stands for the run
+    # (SANITIZE_FRESH=1 runs it anyway).
+    if sum=$(sanitize_result_for "$DEFAULT_BASE" "$SELECTION"); then
+        pass "check --sanitize -- $SELECTION: $(basename "$sum") was made on exactly this tree, $(sed -n 's/^tests_run=//p' "$sum") tests, 0 sanitizer reports; not run again"
+        return
+    fi
     stage "t-sanitize: check --sanitize --base $DEFAULT_BASE -- $SELECTION"
     # shellcheck disable=SC2086
     OVS_JSON_PERF_RESULTS="$r" "$TOP/build.sh" check --sanitize --base "$DEFAULT_BASE" \
@@ -309,5 +343,6 @@ parser_cases
 stock_cases
 snapshot_cases
 plain_snapshot_case
+reuse_cases
 real_case
 summary
