@@ -49,6 +49,10 @@ usage: ./build.sh [VERB] [OPTIONS]
                              stock and patched B side by side under a long
                              monitor workload; RSS and counters must stay
                              flat (see ./build.sh soak --help)
+  differential [--base B] [--seeds N] [--txns N] [OPTIONS]
+                             the same random workload into stock and
+                             patched B; every client's messages compared
+                             (see ./build.sh differential --help)
   fuzz [--base B] [--target lib-json|ovs-json|diff|all] [SECONDS]
                              run the fuzzers; results in bench/results/
   test                       everything CI runs; ends with "N passed, N failed"
@@ -190,6 +194,10 @@ verb_soak() {
     exec "$TOP/bench/soak.sh" "$@"
 }
 
+verb_differential() {
+    exec "$TOP/uptime/differential.sh" "$@"
+}
+
 verb_fuzz() {
     exec "$TOP/scripts/fuzz.sh" "$@"
 }
@@ -214,7 +222,7 @@ verb_main() {
 main() {
     case ${1:-} in
     -h|--help|help) usage ;;
-    fetch|detect|apply|build|check|export|bisect|regress|report|bench|soak|fuzz|test)
+    fetch|detect|apply|build|check|export|bisect|regress|report|bench|soak|differential|fuzz|test)
         local verb=$1
         shift
         "verb_$verb" "$@"

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# ./build.sh differential (uptime/differential.sh) on the default base:
+# bad options are one error line; a short run of three seeds compares every
+# message with no mismatch and records its summary; a build with a planted
+# bug (a row lost from a shared update) is found.  Ends with "N passed, N
+# failed".
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
+
+S="$BUILD/test/differential"
+rm -rf "$S"
+mkdir -p "$S"
+
+# refused NAME PATTERN ARGS...: "differential ARGS" fails with one error
+# line matching PATTERN.
+refused() {
+    local name=$1 pat=$2 rc=0
+    shift 2
+    "$TOP/build.sh" differential "$@" >"$S/out" 2>"$S/err" || rc=$?
+    if [ $rc -ne 0 ] && [ "$(grep -c '^error:' "$S/err")" -eq 1 ] &&
+       grep -qE -- "$pat" "$S/err"; then
+        ok "$name"
+    else
+        fail "$name" "exit $rc: $(head -n2 "$S/err" | tr '\n' ' ')"
+    fi
+}
+
+refused "an unknown option is one error line" "unknown option '--bogus'" --bogus
+refused "--seeds 0 is refused" "--seeds needs an integer of at least 1" --seeds 0
+refused "an unsupported base is refused" "unsupported base '9.9.9'" --base 9.9.9
+refused "--txns without a value is refused" "--txns needs a value" --txns
+
+# field NAME FILE: the value of NAME= in FILE.
+field() { sed -n "s/^$1=//p" "$2"; }
+
+stage "t-differential: 3 seeds of 300 transactions, stock against patched $DEFAULT_BASE"
+rc=0
+"$TOP/build.sh" differential --seeds 3 --txns 300 --record --results-dir "$S/results" \
+    >"$S/run.out" 2>&1 || rc=$?
+sum=$(find "$S/results" -name "differential-$DEFAULT_BASE-*.summary" 2>/dev/null | head -n1)
+if [ $rc -eq 0 ] && [ -n "$sum" ] && [ "$(field result "$sum")" = pass ] &&
+   [ "$(field mismatches "$sum")" = 0 ] && [ "$(field transactions "$sum")" = 900 ] &&
+   [ "$(field messages_compared "$sum")" -gt 9000 ]; then
+    ok "3 seeds: $(field transactions "$sum") transactions, $(field messages_compared "$sum") messages, 0 mismatches"
+else
+    fail "3 seeds of stock against patched" "exit $rc; $(tail -n 4 "$S/run.out" | tr '\n' ' ')"
+fi
+
+stage "t-differential: a planted bug (a row lost from a shared update)"
+rc=0
+"$TOP/build.sh" differential --seeds 2 --txns 300 --plant >"$S/plant.out" 2>&1 || rc=$?
+if [ $rc -ne 0 ] && grep -q 'MISMATCH at step' "$S/plant.out" &&
+   grep -q '^differential: FAIL' "$S/plant.out"; then
+    ok "the planted bug is found: $(grep -c 'MISMATCH at step' "$S/plant.out") of 2 seeds"
+else
+    fail "the planted bug is found" "exit $rc: $(tail -n 3 "$S/plant.out" | tr '\n' ' ')"
+fi
+
+summary

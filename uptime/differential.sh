@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# ./build.sh differential: the same seeded random workload played into a
+# stock and a patched ovsdb-server at once; every message each client gets
+# must be the same from both (uptime/differential.py says how it compares).
+set -euo pipefail
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/bench-trees.sh
+. "$TOP/scripts/bench-trees.sh"
+
+usage() {
+    cat <<EOF
+usage: ./build.sh differential [OPTIONS]
+
+Plays a seeded random OVSDB workload (every operation and column type,
+strong and weak references, rows of several MB, every monitor kind,
+condition changes, reconnection with monitor_cond_since, selects, locks and
+echo) into stock and patched ovsdb-server of BASE at once, and compares
+every reply and notification each client receives.
+
+  --base B          the base (default $DEFAULT_BASE)
+  --seeds N         how many seeds, 1 to N (default 5)
+  --first-seed N    the first seed (default 1)
+  --txns N          transactions per seed (default 2000)
+  --clients N       clients per seed, each connected to both (default 12)
+  --plant           the candidate is patched B plus a planted bug
+                    (uptime/planted/drop-row.patch): the run must find it
+  --stock-defects   let the workload do what stock gets wrong (see
+                    uptime/differential.py --help)
+  --record          write the summary to bench/results/
+  --results-dir D   where --record writes (default bench/results)
+
+Environment: DIFF_BINDIRS="A=DIR B=DIR" takes the reference (A) and the
+candidate (B) from built OVS trees (or directories holding ovsdb-server
+and ovsdb-tool) instead of building stock and patched BASE.
+Ends with "differential: pass" or "differential: FAIL"; the log's path is
+printed.
+EOF
+}
+
+BASE=$DEFAULT_BASE
+SEEDS=5
+FIRST_SEED=1
+TXNS=2000
+CLIENTS=12
+PLANT=0
+STOCK_DEFECTS=()
+RECORD=0
+RESULTS_DIR="$TOP/bench/results"
+
+# need_uint OPT VALUE MIN: VALUE must be an integer of at least MIN.
+need_uint() {
+    [[ ${2:-} =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] ||
+        die "differential: $1 needs an integer of at least $3, not '${2:-}'"
+}
+
+# parse_args ARGS...: sets the options above.
+parse_args() {
+    while [ $# -gt 0 ]; do
+        case $1 in
+        -h|--help) usage; exit 0 ;;
+        --plant) PLANT=1; shift; continue ;;
+        --stock-defects) STOCK_DEFECTS=(--stock-defects); shift; continue ;;
+        --record) RECORD=1; shift; continue ;;
+        --base|--seeds|--first-seed|--txns|--clients|--results-dir)
+            [ -n "${2:-}" ] && [[ $2 != --* ]] || die "differential: $1 needs a value" ;;
+        *) die "differential: unknown option '$1' (see ./build.sh differential --help)" ;;
+        esac
+        case $1 in
+        --base) BASE=$2 ;;
+        --seeds) need_uint "$1" "$2" 1; SEEDS=$2 ;;
+        --first-seed) need_uint "$1" "$2" 0; FIRST_SEED=$2 ;;
+        --txns) need_uint "$1" "$2" 1; TXNS=$2 ;;
+        --clients) need_uint "$1" "$2" 1; CLIENTS=$2 ;;
+        --results-dir) RESULTS_DIR=$2 ;;
+        esac
+        shift 2
+    done
+    is_supported_base "$BASE" ||
+        die "differential: unsupported base '$BASE' (have: $SUPPORTED_BASES)"
+}
+
+declare -A BINDIR=()
+
+# find_bindirs: BINDIR[A] and BINDIR[B], from DIFF_BINDIRS or built trees.
+find_bindirs() {
+    local kv v p
+    if [ -n "${DIFF_BINDIRS:-}" ]; then
+        for kv in $DIFF_BINDIRS; do
+            BINDIR[${kv%%=*}]=${kv#*=}
+        done
+    else
+        need_build_deps
+        export BENCH_MAKE_TARGETS="ovsdb/ovsdb-server ovsdb/ovsdb-tool"
+        stage "differential: build stock $BASE"
+        bench_tree "$BASE" stock
+        BINDIR[A]=$BENCH_TREE
+        if [ "$PLANT" = 1 ]; then
+            stage "differential: build patched $BASE with a planted bug"
+            # shellcheck disable=SC2046
+            bench_tree "$BASE" planted $(bench_series_files "$BASE") \
+                "$TOP/uptime/planted/drop-row.patch"
+        else
+            stage "differential: build patched $BASE"
+            bench_tree "$BASE" patched
+        fi
+        BINDIR[B]=$BENCH_TREE
+    fi
+    for v in A B; do
+        [ -n "${BINDIR[$v]:-}" ] || die "differential: DIFF_BINDIRS has no $v=DIR"
+        for p in ovsdb-server ovsdb-tool; do
+            [ -x "$(bin "$v" "$p")" ] || die "differential: no $p in ${BINDIR[$v]}"
+        done
+    done
+}
+
+# bin SIDE PROGRAM: the path of PROGRAM of side A or B.
+bin() {
+    local d=${BINDIR[$1]}
+    if [ -x "$d/ovsdb/$2" ]; then echo "$d/ovsdb/$2"; else echo "$d/$2"; fi
+}
+
+# start_server SIDE DIR: a fresh database and server for SIDE in DIR.
+start_server() {
+    local side=$1 d=$2
+    mkdir -p "$d"
+    "$(bin "$side" ovsdb-tool)" create "$d/db" "$TOP/uptime/differential.ovsschema"
+    "$(bin "$side" ovsdb-server)" --detach --no-chdir \
+        --pidfile="$d/pid" --log-file="$d/log" \
+        --remote="punix:$d/sock" --unixctl="$d/ctl" "$d/db"
+}
+
+# stop_servers DIR: stops the servers under DIR; fails if one is gone
+# (it crashed) or logged an assertion.
+stop_servers() {
+    local d=$1 side rc=0
+    for side in A B; do
+        if [ -f "$d/$side/pid" ] && kill "$(cat "$d/$side/pid")" 2>/dev/null; then
+            :
+        else
+            echo "differential: the $side server had stopped (see $d/$side/log)"
+            rc=1
+        fi
+        if grep -qE 'assertion|SIG[A-Z]+ detected' "$d/$side/log" 2>/dev/null; then
+            echo "differential: the $side server logged: $(grep -m1 -E 'assertion|SIG[A-Z]+ detected' "$d/$side/log")"
+            rc=1
+        fi
+    done
+    return $rc
+}
+
+# run_seed SEED: one seed's run; appends its closing line to $WORK/lines.
+run_seed() {
+    local seed=$1 d="$WORK/seed-$1" rc=0
+    start_server A "$d/A" >>"$LOG" 2>&1
+    start_server B "$d/B" >>"$LOG" 2>&1
+    /usr/bin/python3 "$TOP/uptime/differential.py" --a "$d/A/sock" --b "$d/B/sock" \
+        --seed "$seed" --txns "$TXNS" --clients "$CLIENTS" "${STOCK_DEFECTS[@]}" \
+        >"$d/out" 2>&1 || rc=$?
+    stop_servers "$d" >>"$d/out" 2>&1 || rc=1
+    cat "$d/out" >>"$LOG"
+    grep -E '^differential: [0-9]+ steps' "$d/out" | tail -n1 | sed "s/^/seed $seed: /" >>"$WORK/lines" ||
+        echo "seed $seed: no closing line" >>"$WORK/lines"
+    if [ $rc -ne 0 ]; then
+        grep -E -A4 '^MISMATCH|Error|differential: the' "$d/out" | head -n 12 | sed 's/^/  | /'
+    fi
+    return $rc
+}
+
+# total FIELD: the sum of "N FIELD" over the seeds' closing lines.
+total() {
+    grep -oE "[0-9]+ $1" "$WORK/lines" | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# write_summary RESULT: the result file of a --record run.
+write_summary() {
+    local out="$RESULTS_DIR/differential-$BASE-$STAMP.summary"
+    mkdir -p "$RESULTS_DIR"
+    cat >"$out" <<EOF
+kind=differential
+base=$BASE
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+reference=${BINDIR[A]#"$TOP/"}
+candidate=${BINDIR[B]#"$TOP/"}
+seeds=$FIRST_SEED..$((FIRST_SEED + SEEDS - 1))
+clients=$CLIENTS
+transactions=$(total 'transactions,')
+messages_compared=$(total 'messages compared')
+mismatches=$(total mismatches)
+stock_defects=$([ ${#STOCK_DEFECTS[@]} -gt 0 ] && echo yes || echo no)
+result=$1
+EOF
+    stage "differential: result in $out"
+}
+
+main() {
+    parse_args "$@"
+    log_start differential
+    STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+    WORK="$BUILD/differential/$BASE-$STAMP"
+    mkdir -p "$WORK"
+    : >"$WORK/lines"
+    find_bindirs
+    trap 'stop_servers "$WORK/seed-$seed" >/dev/null 2>&1 || true' EXIT
+    local seed failed=0
+    for ((seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++)); do
+        stage "differential: seed $seed, $TXNS transactions, $CLIENTS clients"
+        run_seed "$seed" || failed=$((failed + 1))
+        tail -n1 "$WORK/lines"
+    done
+    trap - EXIT
+    echo "differential: $SEEDS seeds, $(total 'transactions,') transactions, $(total 'messages compared') messages compared, $(total mismatches) mismatches, $failed seeds failed"
+    echo "log: $LOG ($(elapsed))"
+    local result=pass
+    [ "$failed" -eq 0 ] || result=FAIL
+    [ "$RECORD" = 0 ] || write_summary "$result"
+    echo "differential: $result"
+    [ "$result" = pass ]
+}
+
+main "$@"
