@@ -546,9 +546,12 @@ class Run:
         select = {k: r.random() < 0.85
                   for k in ("initial", "insert", "delete", "modify")}
         if not self.args.stock_defects:
-            # Stock leaves out of a monitor's initial reply the rows
-            # inserted since an identical monitor without "insert" began.
-            select["insert"] = True
+            # Stock builds a monitor's initial reply from the change set of
+            # an identical monitor that began earlier, which does not track
+            # the kinds of change that monitor does not select: rows
+            # inserted since are missing, rows deleted since are still
+            # there.
+            select["insert"] = select["delete"] = select["modify"] = True
         return {"columns": cols,
                 "select": select,
                 "where": (self.writer.where(self.condition_columns(cols))
@@ -832,8 +835,9 @@ def main():
                    "conditions on columns a monitor does not select (it "
                    "reads past its row data), \"*=\" 0 on a negative "
                    "integer (SIGFPE), and monitors that do not select "
-                   "inserts (a second identical monitor's initial reply "
-                   "lacks the rows inserted since the first began)")
+                   "every kind of change (a second identical monitor's "
+                   "initial reply misses the inserts and deletes since "
+                   "the first began)")
     p.add_argument("--verbose", action="store_true",
                    help="print every message of a step that differs")
     p.add_argument("--keep-going", action="store_true",
