@@ -13,6 +13,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 scratch_dir "$BUILD/test/apply-refuse"
 
+# Uncommitted changes, staged or not.
 t_dirty() {
     local d="$SCRATCH/dirty" before
     checkout 3.5.0 "$d"
@@ -57,6 +58,7 @@ t_unmerged() {
         "has unmerged files" "$before" apply --ovs-src "$d" --force
 }
 
+# A bisect in progress.
 t_bisect() {
     local d="$SCRATCH/bisect" before
     checkout 3.5.0 "$d"
@@ -149,6 +151,7 @@ t_readonly_root() {
     chmod -R u+w "$d/tests"
 }
 
+# The cases, in order; the closing line.
 main() {
     make_series 3.5.0 "$SCRATCH/series"
     t_dirty

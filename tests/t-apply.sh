@@ -46,6 +46,7 @@ t_good_apply() {
     fi
 }
 
+# A plain tree gets the made-up series in place, and no .git.
 t_plain_good() {
     local p="$SCRATCH/plain-good"
     mkdir -p "$p"
@@ -183,6 +184,7 @@ t_managed_reapply() {
     rm -rf "$b"
 }
 
+# The cases, in order; the closing line.
 main() {
     make_series 3.5.0 "$SCRATCH/series"
     t_managed_work

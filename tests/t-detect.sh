@@ -132,6 +132,8 @@ t_carried() {
     fi
 }
 
+# Upstream 4.0.0 has the inline storage: detect says so, and apply (when
+# 4.0.0 has no series) applies nothing.
 t_upstream_has_it() {
     local d="$SCRATCH/v400" before
     checkout 4.0.0 "$d"
@@ -154,6 +156,7 @@ t_upstream_has_it() {
     fi
 }
 
+# The cases, in order; the closing line.
 main() {
     t_every_patch_has_feature
     t_feature_table_read

@@ -12,6 +12,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 scratch_dir "$BUILD/test/fetch"
 
+# fetch with an unreachable mirror: a base not cached fails with one
+# error and leaves nothing; a cached base needs no network.
 t_no_network() {
     local b="$SCRATCH/offline-build" rc=0
     mkdir -p "$b"
@@ -82,6 +84,8 @@ mirror_of() {
     ) 2>&1 || true
 }
 
+# The mirror from deb822 and one-line apt sources, the override, no
+# Debian mirror at all, and fetch end to end with the system's sources.
 t_mirror() {
     local e="$SCRATCH/etc-apt" out b="$SCRATCH/mirror-build" sum
     mkdir -p "$e/sources.list.d"
@@ -159,6 +163,7 @@ EOF
     fi
 }
 
+# The cases, in order; the closing line.
 main() {
     t_no_network
     t_fetch_keeps_work

@@ -12,6 +12,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 scratch_dir "$BUILD/test/options"
 
+# A directory that is not OVS, and one that does not exist.
 t_not_ovs() {
     local d="$SCRATCH/not-ovs" before
     mkdir -p "$d/lib"
@@ -24,6 +25,7 @@ t_not_ovs() {
         "no such directory" "" apply --ovs-src "$SCRATCH/does-not-exist"
 }
 
+# An OVS version with no series, and a --base that is not supported.
 t_unsupported() {
     local d="$SCRATCH/old" before
     checkout 3.5.0 "$d"
@@ -80,12 +82,14 @@ t_empty_selection() {
         "selected no test" "" check -- -k no_such_keyword_ovs_json_perf
 }
 
+# A --ovs-src that names a file.
 t_not_a_directory() {
     echo "not a tree" >"$SCRATCH/a-file"
     expect_refused "--ovs-src naming a file is refused" "" \
         "a-file is a file, not a directory" "" apply --ovs-src "$SCRATCH/a-file"
 }
 
+# The cases, in order; the closing line.
 main() {
     t_not_ovs
     t_unsupported

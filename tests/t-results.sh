@@ -238,6 +238,7 @@ t_regress_stock_reuse() {
     fi
 }
 
+# The cases, in order; the closing line.
 main() {
     t_suite_compare
     t_regress
