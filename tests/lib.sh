@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The test library of every tests/t-*.sh component (and of tests/run.sh's
 # counting), sourced after scripts/common.sh.
 #
@@ -180,7 +181,7 @@ summary() {
 snapshot() {
     local d=$1
     (
-        cd "$d"
+        cd "$d" || exit
         if [ -e .git ]; then
             echo "branch $(git symbolic-ref -q HEAD || echo detached)"
             echo "head $(git rev-parse -q --verify HEAD || echo none)"
@@ -264,7 +265,7 @@ make_series() {
     local d="$SCRATCH/mk-$base"
     checkout "$base" "$d"
     (
-        cd "$d"
+        cd "$d" || exit
         echo "first" >ovs-json-perf-test-1.txt
         git add ovs-json-perf-test-1.txt && git commit -q -m "test: add a file"
         sed -i '1s/$/ \/* ovs-json-perf test *\//' lib/json.c
