@@ -13,22 +13,15 @@ export TOP
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
-S="$BUILD/test/differential"
-rm -rf "$S"
-mkdir -p "$S"
+scratch_dir "$BUILD/test/differential"
+S=$SCRATCH
 
 # refused NAME PATTERN ARGS...: "differential ARGS" fails with one error
 # line matching PATTERN.
 refused() {
-    local name=$1 pat=$2 rc=0
+    local name=$1 pat=$2
     shift 2
-    "$TOP/build.sh" differential "$@" >"$S/out" 2>"$S/err" || rc=$?
-    if [ $rc -ne 0 ] && [ "$(grep -c '^error:' "$S/err")" -eq 1 ] &&
-       grep -qE -- "$pat" "$S/err"; then
-        ok "$name"
-    else
-        fail "$name" "exit $rc: $(head -n2 "$S/err" | tr '\n' ' ')"
-    fi
+    expect_error "$name" "$pat" differential "$@"
 }
 
 refused "an unknown option is one error line" "unknown option '--bogus'" --bogus

@@ -5,8 +5,10 @@
 # all of them, the API differential test (OVS 4.0.0's recorded output, and
 # live against a built OVS with 3.6's json.h), a ThreadSanitizer run with
 # concurrent parsers, lib-json and libopenvswitch linked into one program,
-# a fuzz smoke run, and the differential test against "ovstest test-json".
-# The streaming parser (json_parser_set_member_cb()): tests/lib-json/
+# a short run of its fuzz target, and the differential test against
+# "ovstest test-json".  The programs and cases are lib-json's own, in
+# lib-json/tests/.
+# The streaming parser (json_parser_set_member_cb()): lib-json/tests/
 # stream.c (equality with the normal parse, damage, truncation, ownership,
 # bounded memory; plain and ASan+UBSan), its api-diff rows, and "test-json
 # --member-depth=N" against the 4.0.0 tree with its series, when built.
@@ -26,50 +28,20 @@ log_start t-lib-json
 
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
-# check NAME CMD...: one case from a command's exit status.
-check() {
-    local name=$1
-    shift
-    if run "$@"; then
-        ok "$name"
-    else
-        fail "$name: '$*' failed (log: $LOG)"
-    fi
-}
-
 LIB="$TOP/lib-json"
-T="$BUILD/lib-json/t"
-rm -rf "$T"
-mkdir -p "$T"
+scratch_dir "$BUILD/lib-json/t"
+T=$SCRATCH
+# lib-json's own tests: C programs, conformance cases, link-both.
+LT="$LIB/tests"
 
 need_pkgs build-essential pkg-config make
 need_clang
-
-# Runs a unit-test binary, folding its cases into ours with a prefix.
-run_cases() {
-    local prefix=$1 out last
-    shift
-    out="$T/cases.$$"
-    "$@" >"$out" 2>>"$LOG" || true
-    cat "$out" >>"$LOG"
-    last=$(tail -n 1 "$out")
-    if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' <<<"$last"; then
-        fail "$prefix: no closing line (crashed?); see $LOG"
-        return
-    fi
-    while IFS= read -r line; do
-        case $line in
-        "ok "*) ok "$prefix: ${line#ok }" ;;
-        "FAIL "*) fail "$prefix: ${line#FAIL }" ;;
-        esac
-    done <"$out"
-}
 
 # Conformance: y_ accepted, n_ rejected, i_ either (but no crash).
 # Prints one summary case; details of failures go to stdout.
 conformance() {
     local name=$1 tj=$2 f base rc out bad=0 n=0
-    for f in "$TOP"/tests/lib-json/conformance/*.json; do
+    for f in "$LT"/conformance/*.json; do
         base=$(basename "$f")
         n=$((n + 1))
         rc=0
@@ -113,7 +85,7 @@ if run make -C "$LIB" O="$T/gcc" install PREFIX="$T/prefix" &&
    run env PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig" bash -c \
        'cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(pkg-config --cflags ovsjson) \
            "$1" -o "$2" $(pkg-config --libs ovsjson)' _ \
-       "$TOP/tests/lib-json/unit.c" "$T/unit-shared" &&
+       "$LT/unit.c" "$T/unit-shared" &&
    run env LD_LIBRARY_PATH="$T/prefix/lib" "$T/unit-shared"; then
     ok "unit tests built with pkg-config against libovsjson.so pass"
 else
@@ -218,14 +190,14 @@ done
 # --- Unit tests and conformance. ---
 stage "lib-json: unit tests"
 run cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror \
-    -I"$LIB/include" "$TOP/tests/lib-json/unit.c" "$T/gcc/libovsjson.a" \
+    -I"$LIB/include" "$LT/unit.c" "$T/gcc/libovsjson.a" \
     -o "$T/unit" || fail "unit tests do not build"
-[ -x "$T/unit" ] && run_cases unit "$T/unit" "$TOP/tests/lib-json/conformance"
+[ -x "$T/unit" ] && run_cases unit "$T/unit" "$LT/conformance"
 
 # The storage form is recorded in the node: a _nocopy string that an
 # allocator places right after its node is still freed.
 if run cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I"$LIB/include" \
-       "$TOP/tests/lib-json/alloc-adjacent.c" "$T/gcc/libovsjson.a" -o "$T/alloc-adjacent"; then
+       "$LT/alloc-adjacent.c" "$T/gcc/libovsjson.a" -o "$T/alloc-adjacent"; then
     run_cases storage "$T/alloc-adjacent"
 else
     fail "storage: alloc-adjacent does not build (log: $LOG)"
@@ -241,26 +213,26 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 if run make -C "$LIB" -j2 O="$T/asan" CC=gcc OPT="-O1 -g" EXTRA_CFLAGS="$SAN" &&
    run gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror $SAN \
-       -I"$LIB/include" "$TOP/tests/lib-json/unit.c" "$T/asan/libovsjson.a" \
+       -I"$LIB/include" "$LT/unit.c" "$T/asan/libovsjson.a" \
        -o "$T/unit-asan"; then
     ok "asan: build"
     # The conformance cases too, in-process (sanitized processes start
     # slowly).
-    run_cases "asan: unit" "$T/unit-asan" "$TOP/tests/lib-json/conformance"
+    run_cases "asan: unit" "$T/unit-asan" "$LT/conformance"
 else
     fail "asan: build (log: $LOG)"
 fi
 
-# --- The API, row by row (tests/lib-json/api-diff.c). ---
+# --- The API, row by row (lib-json/tests/api-diff.c). ---
 stage "lib-json: API differential test"
 if [ -f "$T/asan/libovsjson.a" ] &&
    run gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror $SAN -I"$LIB/include" \
-       "$TOP/tests/lib-json/api-diff.c" "$T/asan/libovsjson.a" -o "$T/api-diff" &&
+       "$LT/api-diff.c" "$T/asan/libovsjson.a" -o "$T/api-diff" &&
    "$T/api-diff" >"$T/api-diff.out" 2>>"$LOG"; then
-    if cmp -s "$T/api-diff.out" "$TOP/tests/lib-json/api-diff.expected"; then
+    if cmp -s "$T/api-diff.out" "$LT/api-diff.expected"; then
         ok "api-diff: $(wc -l <"$T/api-diff.out") lines identical to OVS 4.0.0's recorded output (ASan+UBSan build)"
     else
-        fail "api-diff: differs from OVS 4.0.0's recorded output: $(diff "$T/api-diff.out" "$TOP/tests/lib-json/api-diff.expected" | head -c 300 | tr '\n' ' ')"
+        fail "api-diff: differs from OVS 4.0.0's recorded output: $(diff "$T/api-diff.out" "$LT/api-diff.expected" | head -c 300 | tr '\n' ' ')"
     fi
 else
     fail "api-diff: does not build or run under ASan (log: $LOG)"
@@ -287,11 +259,11 @@ for tree in "$BUILD"/ovs-*; do
     grep -q json_array_contains_string "$tree/include/openvswitch/json.h" ||
         rows+=(-DAPI_DIFF_NO_CONTAINS_STRING)
     if run gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror $SAN -I"$LIB/include" \
-           "${rows[@]}" "$TOP/tests/lib-json/api-diff.c" "$T/asan/libovsjson.a" \
+           "${rows[@]}" "$LT/api-diff.c" "$T/asan/libovsjson.a" \
            -o "$T/api-diff-rows" &&
        "$T/api-diff-rows" >"$T/api-diff.out" 2>>"$LOG" &&
        run cc -std=gnu11 -O1 -DUSE_OVS -I"$tree/include" -I"$tree" -I"$tree/lib" \
-           "${rows[@]}" "$TOP/tests/lib-json/api-diff.c" "$tree/lib/.libs/libopenvswitch.a" \
+           "${rows[@]}" "$LT/api-diff.c" "$tree/lib/.libs/libopenvswitch.a" \
            "${tree_libs[@]}" -lpthread -o "$T/api-diff-ovs" &&
        "$T/api-diff-ovs" >"$T/api-diff-ovs.out" 2>>"$LOG" &&
        cmp -s "$T/api-diff.out" "$T/api-diff-ovs.out"; then
@@ -302,14 +274,14 @@ for tree in "$BUILD"/ovs-*; do
 done
 
 if [ $streaming_trees -eq 0 ]; then
-    echo "  skip: api-diff streaming rows live: no built OVS tree has json_parser_set_member_cb()" \
+    skip "api-diff streaming rows live" "no built OVS tree has json_parser_set_member_cb()" \
          "(./build.sh apply --base 4.0.0 && ./build.sh build --base 4.0.0); the recorded output is still checked"
 fi
 
 # --- Threads (ThreadSanitizer). ---
 stage "lib-json: ThreadSanitizer, concurrent parsers from a cold start"
 if run clang -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -I"$LIB/include" \
-       -I"$LIB/src" "$TOP/tests/lib-json/threads.c" "$LIB"/src/json.c \
+       -I"$LIB/src" "$LT/threads.c" "$LIB"/src/json.c \
        "$LIB"/src/json-parse.c "$LIB"/src/json-serialize.c "$LIB"/src/shash.c \
        "$LIB"/src/dynamic-string.c "$LIB"/src/util.c -lpthread -o "$T/threads"; then
     run_cases tsan env TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$T/threads" 8
@@ -319,7 +291,7 @@ fi
 
 # --- Generated corpus (used by the ASan run and the differential test). ---
 stage "lib-json: generating the differential corpus"
-run cc -std=c11 -O2 -Wall -Wextra -Werror "$TOP/tests/lib-json/gen-corpus.c" \
+run cc -std=c11 -O2 -Wall -Wextra -Werror "$LT/gen-corpus.c" \
     -o "$T/gen-corpus"
 mkdir -p "$T/corpus"
 N_GEN=${LIBJSON_N_GEN:-150}
@@ -354,33 +326,33 @@ if [ -x "$T/asan/test-json" ]; then
     fi
 fi
 
-# --- The streaming parser (tests/lib-json/stream.c). ---
+# --- The streaming parser (lib-json/tests/stream.c). ---
 # Linked with the allocation counter (--wrap), plain and ASan+UBSan, on
 # the conformance cases and the generated corpus.
 stage "lib-json: streaming parser"
 WRAP=-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 if run gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -I"$LIB/include" \
-       "$TOP/tests/lib-json/stream.c" "$T/gcc/libovsjson.a" "$WRAP" -o "$T/stream"; then
-    run_cases stream "$T/stream" "$TOP/tests/lib-json/conformance" "$T/corpus"
+       "$LT/stream.c" "$T/gcc/libovsjson.a" "$WRAP" -o "$T/stream"; then
+    run_cases stream "$T/stream" "$LT/conformance" "$T/corpus"
 else
     fail "stream: does not build (log: $LOG)"
 fi
 if [ -f "$T/asan/libovsjson.a" ] &&
    run gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror $SAN -I"$LIB/include" \
-       "$TOP/tests/lib-json/stream.c" "$T/asan/libovsjson.a" "$WRAP" -o "$T/stream-asan"; then
-    run_cases "asan: stream" "$T/stream-asan" "$TOP/tests/lib-json/conformance" "$T/corpus"
+       "$LT/stream.c" "$T/asan/libovsjson.a" "$WRAP" -o "$T/stream-asan"; then
+    run_cases "asan: stream" "$T/stream-asan" "$LT/conformance" "$T/corpus"
 else
     fail "asan: stream does not build (log: $LOG)"
 fi
 
-# --- Fuzz smoke. ---
+# --- A short run of lib-json's fuzz target (./build.sh fuzz runs it long). ---
 if [ "${CI:-}" = true ]; then
     FUZZ_SECONDS=${LIBJSON_FUZZ_SECONDS:-60}
 else
     FUZZ_SECONDS=${LIBJSON_FUZZ_SECONDS:-20}
 fi
-stage "lib-json: fuzz smoke (${FUZZ_SECONDS}s)"
-if LOG="$LOG" "$TOP/tests/fuzz.sh" "$FUZZ_SECONDS" >>"$LOG" 2>&1; then
+stage "lib-json: short fuzz run (${FUZZ_SECONDS}s)"
+if LOG="$LOG" "$TOP/scripts/fuzz.sh" --target lib-json --no-record "$FUZZ_SECONDS" >>"$LOG" 2>&1; then
     ok "fuzz: ${FUZZ_SECONDS}s of parse/serialize/reparse/compare"
 else
     fail "fuzz: the fuzzer failed; reproducers in $BUILD/lib-json/fuzz (log: $LOG)"
@@ -447,7 +419,7 @@ if [ ! -x "$OVSTEST" ]; then
     fail "differential: reference $OVSTEST is missing (run ./build.sh build)"
 else
     echo "  reference: $OVSTEST"
-    diff_files "conformance" "" "$TOP"/tests/lib-json/conformance/*.json
+    diff_files "conformance" "" "$LT"/conformance/*.json
     EXPECT_VALID=1 diff_files "generated valid" "" "$T"/corpus/v-*.json
     diff_files "generated damaged" "" "$T"/corpus/x-*.json
     diff_files "generated --pretty" "--pretty" "$T"/corpus/v-00[0-3]*.json \
@@ -472,7 +444,7 @@ else
            "${ref_libs[@]}" -lpthread -o "$T/drv-ref"; then
         n=0
         bad=0
-        for f in "$TOP"/tests/lib-json/conformance/y_*.json "$T"/corpus/v-*.json; do
+        for f in "$LT"/conformance/y_*.json "$T"/corpus/v-*.json; do
             n=$((n + 1))
             [ "$("$T/drv-libjson" hash "$f")" = "$("$T/drv-ref" hash "$f")" ] ||
                 { bad=$((bad + 1)); echo "  json_hash differs on $(basename "$f")"; }
@@ -489,8 +461,8 @@ else
     # lib-json and libopenvswitch in one program (static and shared
     # lib-json; ASan on the lib-json half too).
     if [ -f "$REF_TREE/lib/.libs/libopenvswitch.a" ]; then
-        LB="$TOP/tests/lib-json/link-both"
-        lb_inputs=("$TOP"/tests/lib-json/conformance/y_*.json "$T"/corpus/v-00*.json)
+        LB="$LT/link-both"
+        lb_inputs=("$LT"/conformance/y_*.json "$T"/corpus/v-00*.json)
         # link_both NAME OUT LIBJSON_ARGS CFLAGS...
         link_both() {
             local name=$1 out=$2 lj=$3
@@ -541,13 +513,13 @@ stream_has() {
     [ -x "$STREAM_OVSTEST" ] && grep -q -- "$1" "$stream_src" 2>/dev/null
 }
 if ! stream_has member-depth; then
-    echo "  skip: --member-depth differential: $STREAM_OVSTEST is not built with the" \
+    skip "--member-depth differential" "$STREAM_OVSTEST is not built with the" \
          "4.0.0 series (./build.sh apply --base 4.0.0 && ./build.sh build --base 4.0.0)"
 else
     echo "  reference: $STREAM_OVSTEST"
     for depth in 1 2 3; do
         OVSTEST=$STREAM_OVSTEST diff_files "--member-depth=$depth conformance" \
-            "--member-depth=$depth" "$TOP"/tests/lib-json/conformance/*.json
+            "--member-depth=$depth" "$LT"/conformance/*.json
     done
     OVSTEST=$STREAM_OVSTEST EXPECT_VALID=1 diff_files "--member-depth=2 generated valid" \
         "--member-depth=2" "$T"/corpus/v-*.json
@@ -566,7 +538,7 @@ fi
 # --- Text members: test-json --text-member against the 4.0.0 series. ---
 stage "lib-json: differential test of --text-member against OVS 4.0.0 with its series"
 if ! stream_has text-member; then
-    echo "  skip: --text-member differential: $STREAM_OVSTEST is not built with" \
+    skip "--text-member differential" "$STREAM_OVSTEST is not built with" \
          "json_parser_set_text_member() (4.0.0 series, ovsdb-streaming-load 0009)"
 else
     echo "  reference: $STREAM_OVSTEST"
@@ -587,7 +559,7 @@ else
     rm -f "$T"/wrapped/*.json
     mapfile -t fz < <(find "$BUILD/lib-json/fuzz/corpus" -type f 2>/dev/null | sort | head -n 250)
     for f in "$T"/corpus/v-*.json "$T"/corpus/x-*.json \
-        "$TOP"/tests/lib-json/conformance/*.json "${fz[@]}"; do
+        "$LT"/conformance/*.json "${fz[@]}"; do
         { printf '{"x": [1], "a": '; cat "$f"; printf ', "b": {"a": [2]}}\n'; } \
             >"$T/wrapped/$(basename "$f" .json).json"
     done
@@ -621,7 +593,7 @@ fi
 # ovsdb-streaming-load 0014. ---
 stage "lib-json: differential test of --text-depth against OVS 4.0.0 with ovsdb-streaming-load 0014"
 if ! stream_has text-depth; then
-    echo "  skip: --text-depth differential: $STREAM_OVSTEST is not built with" \
+    skip "--text-depth differential" "$STREAM_OVSTEST is not built with" \
          "json_parser_set_text_member_depth() (4.0.0 ovsdb-streaming-load 0014)"
 else
     echo "  reference: $STREAM_OVSTEST"

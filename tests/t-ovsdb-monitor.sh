@@ -17,52 +17,12 @@ log_start t-ovsdb-monitor
 
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
-check() {
-    local name=$1
-    shift
-    if run "$@"; then
-        ok "$name"
-    else
-        fail "$name: '$*' failed (log: $LOG)"
-    fi
-}
 
 SRC="$TOP/ovsdb-monitor"
-T="$BUILD/ovsdb-monitor/t"
-rm -rf "$T"
-mkdir -p "$T"
+scratch_dir "$BUILD/ovsdb-monitor/t"
+T=$SCRATCH
 
 need_pkgs build-essential clang make
-
-# Runs a unit-test binary, folding its cases into ours with a prefix.
-# Fails a case if it has fewer than MIN cases, crashed, or printed a
-# sanitizer report.
-run_cases() {
-    local prefix=$1 min=$2 out err rc=0 last n=0
-    shift 2
-    out="$T/cases.out" err="$T/cases.err"
-    "$@" >"$out" 2>"$err" || rc=$?
-    cat "$out" "$err" >>"$LOG"
-    last=$(tail -n 1 "$out")
-    if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' <<<"$last"; then
-        fail "$prefix: no closing line (exit $rc; crashed?): $(grep -m1 -E 'ERROR|error|failed' "$err" || true)"
-        return
-    fi
-    while IFS= read -r line; do
-        case $line in
-        "ok "*) ok "$prefix: ${line#ok }"; n=$((n + 1)) ;;
-        "FAIL "*) fail "$prefix: ${line#FAIL }"; n=$((n + 1)) ;;
-        esac
-    done <"$out"
-    if [ "$n" -lt "$min" ]; then
-        fail "$prefix: only $n cases ran (expected at least $min)"
-    fi
-    if grep -qE 'Sanitizer|runtime error:' "$err"; then
-        fail "$prefix: sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$err")"
-    elif [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
-        fail "$prefix: exit status $rc without a failed case"
-    fi
-}
 
 # --- Builds. ---
 stage "ovsdb-monitor: build (gcc, clang)"
@@ -98,7 +58,7 @@ fi
 # --- Unit tests. ---
 stage "ovsdb-monitor: unit tests"
 if [ -x "$T/gcc/test-ovsdb-monitor" ]; then
-    run_cases unit 70 "$T/gcc/test-ovsdb-monitor"
+    run_cases --min 70 --strict unit "$T/gcc/test-ovsdb-monitor"
 else
     fail "unit: test binary missing"
 fi
@@ -111,7 +71,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=exitcode=23
 if run make -C "$SRC" -j2 O="$T/asan" CC=gcc OPT="-O1 -g" EXTRA_CFLAGS="$SAN"; then
     ok "asan: build (lib-json and the model, both sanitized)"
-    run_cases "asan" 40 "$T/asan/test-ovsdb-monitor" quick
+    run_cases --min 40 --strict "asan" "$T/asan/test-ovsdb-monitor" quick
 
     # LeakSanitizer must work here, or "no leaks" means nothing.
     cat >"$T/leak.c" <<'EOF'

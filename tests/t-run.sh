@@ -10,8 +10,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
-SCRATCH="$BUILD/test/run"
-rm -rf "$SCRATCH"
+scratch_dir "$BUILD/test/run"
 mkdir -p "$SCRATCH/t" "$SCRATCH/logs"
 
 # in_run FUNCTION ARGS...: run a function of tests/run.sh, with its case
@@ -30,8 +29,8 @@ in_run() {
     )
 }
 
-# expect NAME WANT GOT: GOT ("PASSED FAILED RC") is WANT.
-expect() {
+# expect_run NAME WANT GOT: GOT ("PASSED FAILED RC") is WANT.
+expect_run() {
     if [ "$3" = "$2" ]; then
         ok "$1"
     else
@@ -46,17 +45,17 @@ t_components() {
     printf '#!/bin/sh\necho "0 passed, 0 failed"\n' >"$t/t-zero.sh"
     printf '#!/bin/sh\nexit 0\n' >"$t/t-silent.sh"
     chmod +x "$t/t-good.sh" "$t/t-zero.sh" "$t/t-silent.sh"
-    expect "run.sh: a component's cases add up" "2 0 0" "$(in_run run_component "$t/t-good.sh")"
+    expect_run "run.sh: a component's cases add up" "2 0 0" "$(in_run run_component "$t/t-good.sh")"
     mkdir -p "$SCRATCH/only-noexec"
     mv "$t/t-noexec.sh" "$SCRATCH/only-noexec/"
-    expect "run.sh: a component without its run bit fails" "0 1 0" "$(in_run run_components "$SCRATCH/only-noexec")"
-    expect "run.sh: a component that prints '0 passed' fails" "0 1 0" "$(in_run run_component "$t/t-zero.sh")"
-    expect "run.sh: a component with no closing line fails" "0 1 0" "$(in_run run_component "$t/t-silent.sh")"
+    expect_run "run.sh: a component without its run bit fails" "0 1 0" "$(in_run run_components "$SCRATCH/only-noexec")"
+    expect_run "run.sh: a component that prints '0 passed' fails" "0 1 0" "$(in_run run_component "$t/t-zero.sh")"
+    expect_run "run.sh: a component with no closing line fails" "0 1 0" "$(in_run run_component "$t/t-silent.sh")"
     # A FAIL line printed after a partial line: the summary says that it
     # names fewer failures than counted, and where to find them all.
     printf '#!/bin/sh\necho "ok one"\nprintf "a cut diff"\necho "FAIL two: why"\necho "FAIL three"\necho "1 passed, 2 failed"\n' >"$t/t-glued.sh"
     chmod +x "$t/t-glued.sh"
-    expect "run.sh: a component's two failures count, one of them after a partial line" \
+    expect_run "run.sh: a component's two failures count, one of them after a partial line" \
         "1 2 0" "$(in_run run_component "$t/t-glued.sh")"
     if grep -qx '  FAIL three' "$SCRATCH/run-failures" &&
        grep -q "(1 of the 2 FAIL lines start a line; all of them: grep 'FAIL ' " "$SCRATCH/run-failures"; then
@@ -74,12 +73,12 @@ t_bisect() {
     git -C "$tree" -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m base
     git -C "$tree" tag base/9.9.9
     got=$(in_run bisect_series 9.9.9)
-    expect "run.sh: the bisect step fails when the branch is missing" "0 0 1" "$got"
+    expect_run "run.sh: the bisect step fails when the branch is missing" "0 0 1" "$got"
     grep -q "no branch ovs-json-perf/9.9.9" "$SCRATCH/run-out" ||
         fail "run.sh: the bisect step says the branch is missing" "$(cat "$SCRATCH/run-out")"
     git -C "$tree" branch ovs-json-perf/9.9.9
     got=$(in_run bisect_series 9.9.9)
-    expect "run.sh: the bisect step fails when the branch has no commits" "0 0 1" "$got"
+    expect_run "run.sh: the bisect step fails when the branch has no commits" "0 0 1" "$got"
 }
 
 # A committed bisect result stands for the bisect only if it passed and was
@@ -101,22 +100,22 @@ t_bisect_reuse() {
     trees="$(git -C "$tree" log --reverse --format=%T base/9.9.9..ovs-json-perf/9.9.9 | tr '\n' ' ' | sed 's/ $//')"
     printf 'kind=bisect\nbase=9.9.9\ncommit_trees=%s\nresult=pass\n' "$trees" >"$res/bisect-9.9.9-1.summary"
     got=$(BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
-    expect "run.sh: bisect reuses a passing result made for the same commits" "0 0 0" "$got"
+    expect_run "run.sh: bisect reuses a passing result made for the same commits" "0 0 0" "$got"
     grep -q "bisect-9.9.9-1.summary was made for exactly these commits" "$SCRATCH/run-out" ||
         fail "run.sh: bisect says which result it reuses" "$(cat "$SCRATCH/run-out")"
     got=$(BISECT_FRESH=1 BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
-    expect "run.sh: BISECT_FRESH=1 bisects even with a matching result" "0 0 1" "$got"
+    expect_run "run.sh: BISECT_FRESH=1 bisects even with a matching result" "0 0 1" "$got"
     sed -i 's/^result=pass/result=FAIL/' "$res/bisect-9.9.9-1.summary"
     got=$(BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
-    expect "run.sh: a failed bisect result is not reused" "0 0 1" "$got"
+    expect_run "run.sh: a failed bisect result is not reused" "0 0 1" "$got"
     printf 'kind=bisect\nbase=9.9.9\ncommit_trees=%s\nresult=pass\n' "${trees% *}" >"$res/bisect-9.9.9-2.summary"
     got=$(BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
-    expect "run.sh: a result for other commits (one patch fewer) is not reused" "0 0 1" "$got"
+    expect_run "run.sh: a result for other commits (one patch fewer) is not reused" "0 0 1" "$got"
     echo changed >"$tree/one"
     git -C "$tree" -c user.name=t -c user.email=t@localhost commit -q -am "one changed"
     printf 'kind=bisect\nbase=9.9.9\ncommit_trees=%s\nresult=pass\n' "$trees" >"$res/bisect-9.9.9-3.summary"
     got=$(BISECT_RESULTS=$res in_run bisect_or_reuse 9.9.9)
-    expect "run.sh: a result for the old commits of a changed series is not reused" "0 0 1" "$got"
+    expect_run "run.sh: a result for the old commits of a changed series is not reused" "0 0 1" "$got"
     rm -rf "$tree"
 }
 
@@ -136,7 +135,7 @@ t_recheck() {
     local first recheck want name got
     while read -r first recheck want name; do
         got=$(FIRST_RC=$first RECHECK_RC=$recheck in_run_top "$top" check_selection 9.9.9)
-        expect "run.sh: check selection, $name" "0 0 $want" "$got"
+        expect_run "run.sh: check selection, $name" "0 0 $want" "$got"
     done <<'CASES'
 0 1 0 passes the first time (no rerun)
 1 0 0 fails once and passes on --recheck

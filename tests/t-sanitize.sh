@@ -29,31 +29,11 @@ export TOP
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
-S="$BUILD/test/sanitize"
-rm -rf "$S"
-mkdir -p "$S"
+scratch_dir "$BUILD/test/sanitize"
+S=$SCRATCH
 SELECTION=${T_SANITIZE_SELECTION:-"-k json -k monitor"}
 
-pass() { ok "$1 [$(elapsed)]"; }
 
-# expect NAME GOT WANT: a case that passes when GOT is WANT.
-expect() {
-    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi
-}
-
-# expect_error NAME PATTERN ARGS...: build.sh ARGS fails with one
-# "error:" line that matches PATTERN.
-expect_error() {
-    local name=$1 pat=$2 rc=0 err
-    shift 2
-    "$TOP/build.sh" "$@" >"$S/out" 2>"$S/err" || rc=$?
-    err=$(grep '^error:' "$S/err" || true)
-    if [ $rc -ne 0 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -qE "$pat" <<<"$err"; then
-        pass "$name"
-    else
-        fail "$name" "exit $rc, stderr: $(head -n3 "$S/err" | tr '\n' ' ')"
-    fi
-}
 
 input_cases() {
     expect_error "check --sanitize --valgrind: refused" 'exclude each other' \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzz smoke test (scripts/fuzz.sh, ./build.sh fuzz) on the default base:
-# bad options; OVS's oss-fuzz json_parser_target built against the patched
+# Short runs of the fuzz targets of ./build.sh fuzz (scripts/fuzz.sh) on
+# the default base: bad options; OVS's oss-fuzz json_parser_target built against the patched
 # lib/json.c with libFuzzer, ASan and UBSan, run FUZZ_SECONDS; the
 # differential target (stock against patched json.c) run FUZZ_SECONDS; the
 # differential target with a planted off-by-one at the 23-byte inline
@@ -16,14 +16,13 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
 # shellcheck source=../scripts/common.sh
 . "$TOP/scripts/common.sh"
-log_start t-fuzz
+log_start t-fuzz-targets
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-W="$BUILD/fuzz/t-fuzz"
-rm -rf "$W"
-mkdir -p "$W"
+scratch_dir "$BUILD/fuzz/t-fuzz-targets"
+W=$SCRATCH
 FUZZ="$TOP/scripts/fuzz.sh"
 
 # bad_option NAME EXPECTED ARGS...: a one-line error naming the problem.
@@ -50,7 +49,7 @@ bad_option "rejects two SECONDS" "unexpected argument '2'" 1 2
 fuzz_case() {
     local name=$1 out="$W/$2.out"
     shift 2
-    stage "t-fuzz: $name"
+    stage "t-fuzz-targets: $name"
     if LOG="$LOG" "$FUZZ" --base "$DEFAULT_BASE" --no-record "$@" >"$out" 2>&1; then
         ok "$name: $(grep -oE '[0-9]+ executions in [0-9]+s' "$out" | tail -n 1)"
     else
@@ -67,7 +66,7 @@ fuzz_case "differential stock/patched json.c, $DEFAULT_BASE, ${FUZZ_SECONDS}s" \
 # The differential target must find a planted bug, from a one-input corpus
 # (a 14-byte string); the run stops at the first mismatch, within seconds
 # here, and may take up to twice FUZZ_SECONDS.
-stage "t-fuzz: planted off-by-one"
+stage "t-fuzz-targets: planted off-by-one"
 out="$W/planted.out"
 if LOG="$LOG" "$FUZZ" --base "$DEFAULT_BASE" --plant-bug "$((FUZZ_SECONDS * 2))" >"$out" 2>&1; then
     fail "differential target finds a planted off-by-one" "the run passed (log: $LOG)"
@@ -86,7 +85,7 @@ R="$W/results"
 mkdir -p "$R"
 printf 'kind=fuzz-longest\nbase=%s\ndate=2000-01-01T00:00:00Z\novs_json_seconds=999999\novs_json_executions=7\novs_json_crashes=0\novs_json_date=2000-01-01T00:00:00Z\novs_json_file=x\n' \
     "$DEFAULT_BASE" >"$R/fuzz-$DEFAULT_BASE-longest.summary"
-stage "t-fuzz: result files"
+stage "t-fuzz-targets: result files"
 if OVS_JSON_PERF_RESULTS="$R" LOG="$LOG" "$FUZZ" --base "$DEFAULT_BASE" \
         --target ovs-json 2 >"$W/record.out" 2>&1; then
     s=$(find "$R" -name "fuzz-$DEFAULT_BASE-2*.summary" | head -n 1)

@@ -1,4 +1,4 @@
-/* Feeding a json_parser in pieces, for the programs of tests/lib-json.
+/* Feeding a json_parser in pieces, for the programs of lib-json/tests.
  * Include it after the json.h it is built with (lib-json's, or OVS's for
  * api-diff.c's -DUSE_OVS build). */
 

@@ -1,4 +1,4 @@
-/* The cases of a test program of tests/lib-json: one "ok NAME" or
+/* The cases of a test program of lib-json/tests: one "ok NAME" or
  * "FAIL NAME: why" line per case, then "N passed, N failed" (the lines
  * tests/t-lib-json.sh folds into its own).  Include it in the program's
  * one source file. */

@@ -2,7 +2,7 @@
  * lib-json/README.md, each printing what it observes.  Built twice, against
  * lib-json and (with -DUSE_OVS) against the libopenvswitch of an OVS tree
  * with 3.6's json.h (4.0.0, or a 3.5.0 patched to 3.6's API); the two
- * outputs must be identical.  tests/lib-json/api-diff.expected holds OVS
+ * outputs must be identical.  lib-json/tests/api-diff.expected holds OVS
  * 4.0.0's output, so that the lib-json build can be checked without an OVS
  * build.
  *

@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# The results of the check runs, on made-up trees and logs:
+# scripts/suite-compare.sh, regress (flaky or regression on rerun, stock's
+# suite log reused or saved by key) and ./build.sh report.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
+
+scratch_dir "$BUILD/test/results"
+
+# scripts/suite-compare.sh on made-up logs, parallel and serial: a test
+# that passed on stock and fails patched is a regression (exit 1), a fix
+# and a new test are listed, and test numbers that shift do not matter.
+t_suite_compare() {
+    local d="$SCRATCH/suite" out rc=0
+    mkdir -p "$d/stock/tests" "$d/patched/tests"
+    cat >"$d/stock/tests/testsuite" <<'LIST'
+#!/bin/sh
+cat <<'EOF'
+ NUM: FILE-NAME:LINE     TEST-GROUP-NAME
+   1: a.at:1             alpha
+   2: a.at:9             beta: with a colon
+   3: b.at:4             gamma
+EOF
+LIST
+    cat >"$d/patched/tests/testsuite" <<'LIST'
+#!/bin/sh
+cat <<'EOF'
+ NUM: FILE-NAME:LINE     TEST-GROUP-NAME
+   1: a.at:1             alpha
+   2: a.at:5             new one
+   3: a.at:9             beta: with a colon
+   4: b.at:4             gamma
+EOF
+LIST
+    chmod +x "$d"/*/tests/testsuite
+    cat >"$d/stock.log" <<'EOF'
+## Running the tests. ##
+2. beta: with a colon (a.at:9): ok     (0m1.0s 0m1.0s)
+1. alpha (a.at:1): ok     (0m1.0s 0m1.0s)
+## Detailed failed tests. ##
+3. b.at:4: 3. gamma (b.at:4): FAILED (b.at:7)
+EOF
+    cat >"$d/patched.log" <<'EOF'
+## Running the tests. ##
+1. a.at:1: testing alpha ...
+1. a.at:1:  ok
+2. a.at:5: testing new one ...
+2. a.at:5: skipped (a.at:6)
+3. a.at:9: testing beta: with a colon ...
+3. a.at:9: FAILED (a.at:11)
+4. b.at:4: testing gamma ...
+4. b.at:4:  ok
+EOF
+    out=$("$TOP/scripts/suite-compare.sh" "$d/stock" "$d/patched" \
+        "$d/stock.log" "$d/patched.log" 2>&1) || rc=$?
+    if [ $rc -eq 1 ] &&
+       grep -qx "  a.at: beta: with a colon: ok -> FAILED" <<<"$out" &&
+       grep -qx "  b.at: gamma: FAILED -> ok" <<<"$out" &&
+       grep -qx "  a.at: new one: skipped" <<<"$out" &&
+       grep -qx "stock: *FAILED 1, ok 2" <<<"$out" &&
+       ! grep -q alpha <<<"$out"; then
+        pass "suite-compare: a regression fails, a fix and a new test are listed"
+    else
+        failed "suite-compare: a regression fails, a fix and a new test are listed" \
+            "exit $rc: $(tr '\n' '|' <<<"$out")"
+    fi
+    rc=0
+    out=$("$TOP/scripts/suite-compare.sh" "$d/stock" "$d/patched" \
+        "$d/stock.log" "$d/stock.log" 2>&1) || rc=$?
+    if [ $rc -eq 0 ] && grep -q "^different results" <<<"$out"; then
+        pass "suite-compare: the same results pass"
+    else
+        failed "suite-compare: the same results pass" "exit $rc: $(tr '\n' '|' <<<"$out")"
+    fi
+}
+
+# record_with_rerun DIR OUT RESULT [STOCK_RESULT]: regress_record on the
+# made-up trees and logs in DIR, into OUT, with reruns of "beta" whose result
+# line ends in RESULT on patched and STOCK_RESULT (default ok) on stock.  Runs in a subshell: it sources scripts/regress.sh.
+record_with_rerun() (
+    # shellcheck source=../scripts/regress.sh
+    . "$TOP/scripts/regress.sh"
+    RERUN_RESULT=$3 STOCK_RESULT=${4:- ok}
+    # shellcheck disable=SC2034  # regress_paired's
+    REGRESS_ROUNDS=2
+    regress_rerun() {
+        local r=$RERUN_RESULT
+        [ "$(basename "$1")" != stock ] || r=$STOCK_RESULT
+        printf '## Running the tests. ##\n%s. a.at:9: testing beta: with a colon ...\n%s. a.at:9: %s\n' "$3" "$3" "$r" >"$2"
+    }
+    regress_record 3.5.0 "$1/stock" "$1/patched" "$1/stock.log" "$1/patched.log" "$2"
+)
+
+# regress_record and report on the made-up trees and logs of
+# t_suite_compare: a test that fails only patched is rerun; passing then,
+# it is flaky, failing again, a regression.  report prints the newest
+# result of each kind and base, and "no result" where there is none.
+t_regress() {
+    local d="$SCRATCH/suite" r="$SCRATCH/results" rc out
+    mkdir -p "$r"
+    rc=0
+    out=$(record_with_rerun "$d" "$r/regress-3.5.0-a" ' ok') || rc=$?
+    if [ $rc -eq 0 ] && grep -qx 'regressions=0' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'flaky_on_rerun=1' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'stock_tests=3' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'stock_failed=1' "$r/regress-3.5.0-a.summary" &&
+       grep -qx 'patched_tests=4' "$r/regress-3.5.0-a.summary" &&
+       grep -qx '  a.at: beta: with a colon: passed on rerun (flaky)' "$r/regress-3.5.0-a.txt"; then
+        pass "regress: a test failing only patched that passes on rerun is flaky, not a regression"
+    else
+        failed "regress: a test that passes on rerun is flaky" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-a.summary" 2>&1) $out"
+    fi
+    rc=0
+    out=$(record_with_rerun "$d" "$r/regress-3.5.0-b" 'FAILED (a.at:11)') || rc=$?
+    sed -i 's/^date=.*/date=2099-01-01T00:00:00Z/' "$r/regress-3.5.0-b.summary"
+    if [ $rc -eq 1 ] && grep -qx 'regressions=1' "$r/regress-3.5.0-b.summary" &&
+       grep -qx '  a.at: beta: with a colon: failed again: REGRESSION' "$r/regress-3.5.0-b.txt"; then
+        pass "regress: a test failing only patched, again on rerun, is a regression (exit 1)"
+    else
+        failed "regress: a test failing again on rerun is a regression" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-b.summary" 2>&1) $out"
+    fi
+    rc=0
+    out=$(record_with_rerun "$d" "$r/regress-3.5.0-c" 'FAILED (a.at:11)' 'FAILED (a.at:11)') || rc=$?
+    if [ $rc -eq 0 ] && grep -qx 'regressions=0' "$r/regress-3.5.0-c.summary" &&
+       grep -qx 'flaky_on_stock_too=1' "$r/regress-3.5.0-c.summary" &&
+       grep -qx '  a.at: beta: with a colon: failed again, and fails on stock too (flaky in both)' "$r/regress-3.5.0-c.txt"; then
+        pass "regress: a test failing again that fails on stock too when rerun is not a regression"
+    else
+        failed "regress: a test that fails on stock too" "exit $rc: $(tr '\n' '|' <"$r/regress-3.5.0-c.summary" 2>&1) $out"
+    fi
+    sed -i 's/^date=.*/date=2000-01-01T00:00:00Z/' "$r/regress-3.5.0-c.summary"
+    printf 'kind=fuzz\nbase=3.1.0\ndate=2026-11-30T10:00:00Z\npatches=3\npatched_tree=0123456789abcdef\nov_json_executions=1500000\nov_json_seconds=60\nov_json_crashes=0\n' >"$r/fuzz-3.1.0.summary"
+    OVS_JSON_PERF_RESULTS="$r" bs report
+    out=$(cat "$SCRATCH/out")
+    if [ "$RC" -eq 0 ] &&
+       grep -qE '^regressions against stock +1 +2099-01-01T00:00:00Z +regress-3.5.0-b.summary$' <<<"$out" &&
+       grep -qE '^tests run \(stock / patched\) +3 / 4 ' <<<"$out" &&
+       grep -qE '^fuzz ov-json +1500000 executions, 60 s, 0 crashes +2026-11-30T10:00:00Z +fuzz-3.1.0.summary$' <<<"$out" &&
+       grep -qE "^fuzz: patches applied +3 of $(series_patches 3.1.0 | wc -l), tree 0123456789ab +2026-11-30T10:00:00Z +fuzz-3.1.0.summary$" <<<"$out" &&
+       [ "$(grep -cE '^sanitize +no result' <<<"$out")" -eq 3 ] &&
+       ! grep -q 'regress-3.5.0-a' <<<"$out"; then
+        pass "report: the newest result file of each kind, with its date; 'no result' where none"
+    else
+        failed "report: the newest result of each kind" "$(tr '\n' '|' <<<"$out")"
+    fi
+}
+
+# regress_stock_save: the saved results of a stock suite are found by their
+# key when build/ has no log, and suite-compare.sh reads the same results
+# from them as from the whole log.
+t_regress_stock_saved() {
+    local d="$SCRATCH/stocksaved" got want rc=0
+    rm -rf "$d"
+    mkdir -p "$d/logs" "$d/results" "$d/tree/tests"
+    printf '#!/bin/sh\n' >"$d/tree/tests/testsuite"
+    chmod +x "$d/tree/tests/testsuite"
+    git init -q "$d/tree"
+    git -C "$d/tree" add tests/testsuite
+    git -c user.name=t -c user.email=t@localhost -C "$d/tree" commit -qm a
+    cat >"$d/full.log" <<'LOG'
+## ------------------------ ##
+## testsuite 4.0.0 test suite. ##
+  1. completion.at:1: testing ...
+## Running the tests. ##
+  1. a title (a.at:10): ok
+  2. another (b.at:20): FAILED (b.at:25)
+  3. skipped one (b.at:30): skipped (b.at:31)
+## Summary of the failures. ##
+Failed tests:
+./b.at:25: some output
+  2. b.at:20: 2. another (b.at:20): FAILED (b.at:25)
+  7. not a result line
+LOG
+    got=$(
+        # shellcheck source=../scripts/common.sh
+        . "$TOP/scripts/common.sh"
+        OVS_JSON_PERF_RESULTS=$d/results
+        # shellcheck source=../scripts/regress.sh
+        . "$TOP/scripts/regress.sh"
+        key=$(regress_stock_key "$d/tree" "1-3")
+        regress_stock_save "$d/full.log" "$key" 9.9.9 >/dev/null 2>&1
+        f=$(regress_stock_cached "$d/logs" "$d/tree" "1-3")
+        echo "found:${f#"$d/"}"
+        echo "other:$(regress_stock_cached "$d/logs" "$d/tree" "1-2")"
+        echo "fresh:$(REGRESS_FRESH_STOCK=1 regress_stock_cached "$d/logs" "$d/tree" "1-3")"
+        gzip -dc "$f" >"$d/saved.log"
+        a=$("$TOP/scripts/suite-compare.sh" "$d/tree" "$d/tree" "$d/full.log" "$d/full.log")
+        b=$("$TOP/scripts/suite-compare.sh" "$d/tree" "$d/tree" "$d/saved.log" "$d/saved.log")
+        if [ "$a" = "$b" ]; then echo "same-results"; else echo "differ: $a / $b"; fi
+        grep -c . "$d/saved.log"
+    ) || rc=$?
+    want="found:results/regress-stock-9.9.9-$(git -C "$d/tree" rev-parse "HEAD^{tree}" | cut -c1-12).log.gz|other:|fresh:|same-results|7"
+    if [ $rc -eq 0 ] && [ "$(tr '\n' '|' <<<"$got" | sed 's/|$//')" = "$want" ]; then
+        pass "regress: a stock suite's saved results are reused by key and compare as the whole log"
+    else
+        failed "regress: saved stock results" "exit $rc: $(tr '\n' '|' <<<"$got")"
+    fi
+}
+
+# regress_stock_cached: a stock suite log is reused only for the same tree
+# and tests, the newest one, and never with REGRESS_FRESH_STOCK.
+t_regress_stock_reuse() {
+    local d="$SCRATCH/stockreuse" got want rc=0
+    rm -rf "$d"
+    mkdir -p "$d/logs"
+    git init -q "$d/tree"
+    echo a >"$d/tree/f"
+    git -C "$d/tree" add f
+    git -c user.name=t -c user.email=t@localhost -C "$d/tree" commit -qm a
+    got=$(
+        # shellcheck source=../scripts/regress.sh
+        . "$TOP/scripts/regress.sh"
+        regress_stock_key "$d/tree" "1-10 12-20" >"$d/logs/stock-1.key"
+        echo old >"$d/logs/stock-1.log"
+        touch -d '2000-01-01' "$d/logs/stock-1.key"
+        regress_stock_key "$d/tree" "1-10 12-20" >"$d/logs/stock-2.key"
+        echo new >"$d/logs/stock-2.log"
+        regress_stock_key "$d/tree" "1-20" >"$d/logs/stock-3.key"
+        echo other-tests >"$d/logs/stock-3.log"
+        echo "same:$(regress_stock_cached "$d/logs" "$d/tree" "1-10 12-20")"
+        echo "tests:$(regress_stock_cached "$d/logs" "$d/tree" "1-5")"
+        echo "fresh:$(REGRESS_FRESH_STOCK=1 regress_stock_cached "$d/logs" "$d/tree" "1-10 12-20")"
+        echo b >"$d/tree/f"
+        git -C "$d/tree" add f
+        git -c user.name=t -c user.email=t@localhost -C "$d/tree" commit -qm b
+        echo "tree:$(regress_stock_cached "$d/logs" "$d/tree" "1-10 12-20")"
+    ) || rc=$?
+    want="same:$d/logs/stock-2.log|tests:|fresh:|tree:"
+    if [ $rc -eq 0 ] && [ "$(tr '\n' '|' <<<"$got" | sed 's/|$//')" = "$want" ]; then
+        pass "regress: stock's suite log is reused only for the same tree and tests"
+    else
+        failed "regress: stock's suite log reuse" "exit $rc: $(tr '\n' '|' <<<"$got")"
+    fi
+}
+
+# The cases, in order; the closing line.
+main() {
+    t_suite_compare
+    t_regress
+    t_regress_stock_reuse
+    t_regress_stock_saved
+    summary
+}
+
+main "$@"
