@@ -82,7 +82,7 @@ VARIANTS_ARG="before stock patched control"
 CONDITIONAL=0
 CPUS_ARG=auto
 SEED=ovs-json-perf
-RESULTS_DIR="$TOP/bench/results"
+RESULTS_DIR=$(results_dir records)
 TAG=
 PERF=0
 while [ $# -gt 0 ]; do
