@@ -13,6 +13,8 @@ export TOP
 . "$TOP/scripts/common.sh"
 # shellcheck source=scripts/bench-trees.sh
 . "$TOP/scripts/bench-trees.sh"
+# shellcheck source=bench/lib.sh
+. "$TOP/bench/lib.sh"
 
 usage() {
     cat <<EOF
@@ -39,7 +41,7 @@ SCALE=default
 BASE=$DEFAULT_BASE
 RUNS=3
 SEED=ovs-json-perf
-RESULTS_DIR="$TOP/bench/results"
+RESULTS_DIR=$(results_dir records)
 KEEP_DUMPS=
 CALLGRIND=1
 PREPARE=0
@@ -128,14 +130,6 @@ hwm_of() {
 # hwm_reset PID: the peak RSS starts again from the current RSS.
 hwm_reset() {
     echo 5 >"/proc/$1/clear_refs" || die "cannot reset the peak RSS of process $1"
-}
-
-# Median of the arguments.
-median() {
-    printf '%s\n' "$@" | sort -g | awk '
-        { v[NR] = $1 }
-        END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2];
-              else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # Improvement in percent of AFTER over BEFORE (lower is better).
@@ -612,8 +606,6 @@ JSON="$RESULTS_DIR/json-$TAG-$TS.json"
     echo "}"
 } >"$JSON"
 /usr/bin/python3 -m json.tool "$JSON" >/dev/null 2>&1 || die "internal error: $JSON is not valid JSON"
-cp "$JSON" "$RESULTS_DIR/json-$TAG-latest.json"
-cp "$REPORT" "$RESULTS_DIR/json-$TAG-latest.txt"
 
 # Chart: stock against patched, one panel per metric and database.
 PNG="$RESULTS_DIR/json-$TAG-$TS.png"
@@ -649,26 +641,9 @@ ncol=$(( ${#panels[@]} / 2 ))
     echo "unset multiplot"
 } >"$PLOT/chart.gp"
 if run gnuplot "$PLOT/chart.gp"; then
-    cp "$PNG" "$RESULTS_DIR/json-$TAG-latest.png"
     stage "chart: $PNG"
 else
     stage "WARNING: gnuplot failed; no chart"
-fi
-# A full-scale run into bench/results also refreshes the README's table.
-README="$TOP/bench/README.md"
-if [ "$SCALE" = full ] && [ "$ONLY_DB" = both ] &&
-   [ "$RESULTS_DIR" = "$TOP/bench/results" ] &&
-   grep -q '^<!-- json-full-begin -->$' "$README"; then
-    awk -v rep="$REPORT" -v ts="$TS" '
-        /^<!-- json-full-begin -->$/ {
-            print; print ""; print "Run " ts " (`bench/results/" substr(rep, match(rep, /[^\/]*$/)) "`):"
-            print ""; print "```"
-            while ((getline line < rep) > 0) print line
-            print "```"; print ""; skip = 1; next
-        }
-        /^<!-- json-full-end -->$/ { skip = 0 }
-        !skip { print }' "$README" >"$README.tmp" && mv "$README.tmp" "$README"
-    stage "updated the full-scale table in bench/README.md"
 fi
 stage "results: $JSON"
 stage "report: $REPORT"

@@ -28,6 +28,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
 # shellcheck source=../scripts/common.sh
 . "$TOP/scripts/common.sh"
+# shellcheck source=../bench/lib.sh
+. "$TOP/bench/lib.sh"
 
 RUNS=5
 MB=4
@@ -207,10 +209,6 @@ done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 CPU=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n1)
 
-median() {
-    tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ a[NR] = $1 }
-        END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
 ratio() {
     awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'
 }
@@ -220,7 +218,8 @@ mega() {
 # stats "NS NS ...": "median min max" of the runs.
 stats() {
     local m
-    m=$(median <<<"$1")
+    # shellcheck disable=SC2086  # the runs, one a word
+    m=$(median $1)
     tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n |
         awk -v m="$m" 'NR == 1 { lo = $1 } { hi = $1 } END { print m, lo, hi }'
 }

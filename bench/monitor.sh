@@ -18,6 +18,8 @@ export TOP
 . "$TOP/scripts/common.sh"
 # shellcheck source=scripts/bench-trees.sh
 . "$TOP/scripts/bench-trees.sh"
+# shellcheck source=bench/lib.sh
+. "$TOP/bench/lib.sh"
 
 usage() {
     cat <<EOF
@@ -80,7 +82,7 @@ VARIANTS_ARG="before stock patched control"
 CONDITIONAL=0
 CPUS_ARG=auto
 SEED=ovs-json-perf
-RESULTS_DIR="$TOP/bench/results"
+RESULTS_DIR=$(results_dir records)
 TAG=
 PERF=0
 while [ $# -gt 0 ]; do
@@ -180,15 +182,6 @@ BENCH="$BUILD/bench"
 mkdir -p "$BENCH/run" "$BENCH/db" "$BENCH/monitor"
 
 now() { date +%s.%N; }
-
-# Median of the arguments (empty ones ignored; "nan" if none).
-median() {
-    printf '%s\n' "$@" | awk 'NF' | sort -g | awk '
-        { v[NR] = $1 }
-        END { if (!NR) print "nan";
-              else if (NR % 2) printf "%.3f", v[(NR + 1) / 2];
-              else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 # per_txn COUNT: COUNT (a median over the runs) per transaction of the
 # workload, or "-" if no run had it.
@@ -968,9 +961,6 @@ write_results() {
         fi
     fi
 
-    for ext in txt json png; do
-        [ -f "$OUT.$ext" ] && cp "$OUT.$ext" "$RESULTS_DIR/$TAG-latest.$ext"
-    done
     return 0
 }
 
@@ -1008,4 +998,4 @@ fi
 
 write_results
 echo
-stage "results: $OUT.{txt,json$([ -f "$OUT.png" ] && echo ",png")} (copies: $RESULTS_DIR/$TAG-latest.*), total $(awk -v a="$T_START" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s of runs"
+stage "results: $OUT.{txt,json$([ -f "$OUT.png" ] && echo ",png")}, total $(awk -v a="$T_START" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s of runs"

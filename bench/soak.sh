@@ -77,7 +77,7 @@ COMPACT_EVERY=120
 SEED=1
 RSS_BOUND=1024
 RETURN_BOUND=4096
-RESULTS_DIR="$TOP/bench/results"
+RESULTS_DIR=$(results_dir records)
 PLOT=1
 VARIANTS=(stock patched)
 

@@ -74,7 +74,7 @@ commit_trees() {
 # ovs-json-perf/BASE has now: the same tree at every commit.  Prints its
 # path; fails if there is none, or if BISECT_FRESH is set.
 bisect_result_for() {
-    local base=$1 dir=${BISECT_RESULTS:-$TOP/bench/results} want f
+    local base=$1 dir=${BISECT_RESULTS:-$(results_dir records)} want f
     [ -z "${BISECT_FRESH:-}" ] || return 1
     want=$(commit_trees "$BUILD/ovs-$base" "$base" "${BRANCH_PREFIX:-ovs-json-perf}/$base" 2>/dev/null) || return 1
     [ -n "$want" ] || return 1
@@ -107,7 +107,7 @@ bisect_or_reuse() {
 bisect_record() {
     local base=$1 rc=0 stamp out
     stamp=$(date -u +%Y%m%dT%H%M%SZ)
-    out="$TOP/bench/results/bisect-$base-$stamp.summary"
+    out="$(results_dir records)/bisect-$base-$stamp.summary"
     bisect_series "$base" || rc=$?
     mkdir -p "$(dirname "$out")"
     cat >"$out" <<EOS

@@ -688,7 +688,7 @@ vg_stock() {
 check_checker() {
     local mode=$1
     shift
-    RESULTS=${RESULTS:-"$TOP/bench/results"}
+    RESULTS=${RESULTS:-$(results_dir records)}
     [ "$MANAGED" = 0 ] || apply_series "$TREE"
     case $mode in
     sanitize) check_sanitize "$@" ;;
@@ -704,7 +704,7 @@ check_checker() {
 # SANITIZE_FRESH is set.  CI uses it as it uses bisect_result_for: the
 # sanitizer run is made and committed whenever a series changes.
 sanitize_result_for() {
-    local base=$1 want dir=${SANITIZE_RESULTS:-$TOP/bench/results} f sel k covered
+    local base=$1 want dir=${SANITIZE_RESULTS:-$(results_dir records)} f sel k covered
     [ -z "${SANITIZE_FRESH:-}" ] || return 1
     want=$(git -C "$BUILD/ovs-$base" rev-parse -q --verify \
         "${BRANCH_PREFIX:-ovs-json-perf}/$base^{tree}" 2>/dev/null) || return 1

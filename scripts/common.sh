@@ -6,6 +6,19 @@ TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${OVS_JSON_PERF_BUILD:-"$TOP/build"}
 LOGDIR="$BUILD/logs"
 
+# results_dir [records|evidence]: the folder results files go in.
+# records (the default): what CI and ./build.sh report read and the
+# benchmarks write, OVS_JSON_PERF_RESULTS or bench/results; evidence: its
+# evidence/ subfolder, the figures that docs cite (bench/heap.sh's reports).
+results_dir() {
+    local root=${OVS_JSON_PERF_RESULTS:-"$TOP/bench/results"}
+    case ${1:-records} in
+    records) echo "$root" ;;
+    evidence) echo "$root/evidence" ;;
+    *) echo "error: results_dir: unknown kind '$1'" >&2; return 1 ;;
+    esac
+}
+
 # The bases we support: version -> Debian package version and suite.
 DEFAULT_BASE=3.5.0
 SUPPORTED_BASES="3.1.0 3.5.0 4.0.0"

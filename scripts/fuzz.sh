@@ -36,7 +36,7 @@ export TOP
 # shellcheck source=scripts/common.sh
 . "$TOP/scripts/common.sh"
 
-RESULTS=${OVS_JSON_PERF_RESULTS:-"$TOP/bench/results"}
+RESULTS=$(results_dir records)
 FUZZ_SAN=("-fsanitize=address,undefined" -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer)
 FUZZ_CFLAGS=(-O1 -g "${FUZZ_SAN[@]}" -fsanitize=fuzzer-no-link)

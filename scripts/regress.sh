@@ -2,7 +2,7 @@
 # patched trees compared test by test, and the table of every recorded
 # figure.  Source after common.sh, fetch.sh and tree.sh.
 
-RESULTS=${OVS_JSON_PERF_RESULTS:-"$TOP/bench/results"}
+RESULTS=$(results_dir records)
 
 # regress_key_lines TREE: "NUMBER<TAB>FILE: TITLE" for every test of TREE's
 # suite, the key suite-compare.sh prints.

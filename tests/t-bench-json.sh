@@ -68,7 +68,12 @@ for label in Northbound Southbound; do
 done
 
 # The results: JSON (valid, with both databases), text report and chart.
-RES="$WORK/results/json-quick-latest.json"
+# newest_result PREFIX EXT: the newest dated results file PREFIX-<UTC
+# time stamp>.EXT in WORK/results (the benchmarks keep no -latest copy).
+newest_result() {
+    { ls "$WORK/results/$1"-2*."$2" 2>/dev/null || true; } | sort | tail -n1
+}
+RES=$(newest_result json-quick json)
 if [ -f "$RES" ] && /usr/bin/python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -93,8 +98,9 @@ for db in ("nb", "sb"):
 else
     fail results-json "$RES missing or incomplete: $(tail -n1 "$WORK/json.err" 2>/dev/null)"
 fi
-if [ -f "$WORK/results/json-quick-latest.png" ] &&
-   [ "$(head -c 8 "$WORK/results/json-quick-latest.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+PNG=$(newest_result json-quick png)
+if [ -n "$PNG" ] && [ -f "$PNG" ] &&
+   [ "$(head -c 8 "$PNG" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
     ok results-chart
 else
     fail results-chart "no PNG chart in $WORK/results"

@@ -149,7 +149,12 @@ else
 fi
 cat "$OUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
 
-RES="$WORK/results/smoke-latest.json"
+# newest_result PREFIX EXT: the newest dated results file PREFIX-<UTC
+# time stamp>.EXT in WORK/results (the benchmarks keep no -latest copy).
+newest_result() {
+    { ls "$WORK/results/$1"-2*."$2" 2>/dev/null || true; } | sort | tail -n1
+}
+RES=$(newest_result smoke json)
 if [ ! -f "$RES" ]; then
     fail results-json "no $RES"
     finish
@@ -312,7 +317,7 @@ then
 else
     fail sweep-results "sweep missing or incomplete in $RES"
 fi
-PNG="$WORK/results/smoke-latest.png"
+PNG=$(newest_result smoke png)
 if [ -s "$PNG" ] && [ "$(head -c 8 "$PNG" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
     ok chart-png
 else
@@ -326,7 +331,7 @@ if LOG='' "$TOP/bench/monitor.sh" --clients 6 --conditional 2 --txns 2 \
         --results-dir "$WORK/results" --tag cond >"$COUT" 2>&1; then
     ok conditional-runs
     cat "$COUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
-    if "$PY" - "$WORK/results/cond-latest.json" "$bytes" <<'EOF'
+    if "$PY" - "$(newest_result cond json)" "$bytes" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 unconditional = int(sys.argv[2])
@@ -369,7 +374,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 p = r["pinning"]
 assert p["server_cpu"] is None and "only one CPU" in p["note"], p
-' "$WORK/results/onecpu-latest.json"; then
+' "$(newest_result onecpu json)"; then
     ok one-cpu-not-pinned
 else
     fail one-cpu-not-pinned "$(tail -n 2 "$POUT" | tr '\n' ' ')"

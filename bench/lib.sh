@@ -1,8 +1,21 @@
 # shellcheck shell=bash
-# Sourced by bench/heap-load.sh and bench/heap-compact.sh: the scratch
-# directory and the ovsdb-server they measure.  Set BINDIR first.
+# bench/lib.sh: the library of every benchmark in bench/.  Sourced, never
+# run.  Statistics (median), an ovsdb-server on a scratch directory (start,
+# stop, cluster readiness), /proc readings (VmHWM, VmRSS) and heaptrack's
+# figures.  The functions that use a server read BINDIR and SERVER.
 
+# die MESSAGE: print MESSAGE as an error and exit 1.
 die() { echo "error: $*" >&2; exit 1; }
+
+# median VALUE...: the median of the values, to 3 decimals; empty values
+# are ignored, "nan" if none is left.
+median() {
+    printf '%s\n' "$@" | awk 'NF' | sort -g | awk '
+        { v[NR] = $1 }
+        END { if (!NR) print "nan";
+              else if (NR % 2) printf "%.3f", v[(NR + 1) / 2];
+              else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
 # heap_need_bins NAME...: each program is in BINDIR.
 heap_need_bins() {
@@ -11,16 +24,6 @@ heap_need_bins() {
         [ -x "$BINDIR/$b" ] || die "no $b in '$BINDIR'"
     done
 }
-
-RUN=$(mktemp -d)
-SERVER=
-heap_cleanup() {
-    if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
-        kill "$SERVER" 2>/dev/null || true
-    fi
-    rm -rf "$RUN"
-}
-trap heap_cleanup EXIT
 
 # server_start DIR [WRAPPER...]: ovsdb-server on DIR/db, under WRAPPER
 # (heaptrack, valgrind, ...) if given, with its control socket, remote and
