@@ -95,7 +95,7 @@ die() {
 }
 
 elapsed() {
-    local s=$(($(date +%s) - T0))
+    local s=$(($(date +%s) - ${1:-$T0}))
     printf '%d:%02d' $((s / 60)) $((s % 60))
 }
 

@@ -25,8 +25,7 @@ export LOG
 
 # took SINCE: the time since SINCE (seconds of the epoch), as "(M:SS)".
 took() {
-    local s=$(($(date +%s) - $1))
-    printf '(%d:%02d)' $((s / 60)) $((s % 60))
+    printf '(%s)' "$(elapsed "$1")"
 }
 
 # Run a named step; its output goes to the log.  A failed step also

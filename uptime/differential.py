@@ -277,7 +277,6 @@ class Model:
         self.roots = []          # UUIDs of Root rows.
         self.children = []       # UUIDs of Child rows.
         self.bigs = []           # UUIDs of Big rows.
-        self.names = set()       # Root names in use (unique index).
 
 
 class Writer:
@@ -290,6 +289,7 @@ class Writer:
         self.b = b
         self.model = Model()
         self.next_id = 0
+        self.resync = False     # Reload the model before the next step.
         # Not 0 unless asked: stock ovsdb-server divides by it when the
         # column is negative (SIGFPE in mul_int()).
         self.factors = [0, 1, 2, 3, -7] if stock_defects else [1, 2, 3, -7]
@@ -508,7 +508,6 @@ class Run:
         wb = Conn(args.b, "B:writer")
         self.writer = Writer(random.Random(args.seed * 7919 + 1), wa, wb,
                              args.stock_defects)
-        self.writer.resync = False
         self.clients = []
         self.shared_specs = [self.monitor_spec() for _ in range(3)]
         assert all(x is not None for x in self.shared_specs)
@@ -674,7 +673,7 @@ class Run:
             c.send({"method": "echo", "params": ["barrier"], "id": rid})
         pump(conns, lambda: all(has_reply(c, rid) for c in conns))
 
-    def take(self, conn, side):
+    def take(self, conn, side, client=None):
         msgs = conn.inbox
         conn.inbox = []
         out = []
@@ -684,20 +683,20 @@ class Run:
                 conn.send({"result": m.get("params"), "id": m.get("id"),
                            "error": None})
                 continue
-            self.note_last_id(conn, side, m)
+            if client is not None and client.kind == "since":
+                self.note_last_id(client, side, m)
             m = normalize(m, self.namers[side], self.kinds)
             if m is not None:
                 out.append(m)
         return out
 
-    def note_last_id(self, conn, side, m):
-        for cl in self.clients:
-            if conn in cl.conns and cl.kind == "since":
-                if m.get("method") == "update3":
-                    cl.last_id[side] = m["params"][1]
-                elif self.kinds.get(canon(m.get("id"))) == \
-                        "monitor_cond_since" and "result" in m:
-                    cl.last_id[side] = m["result"][1]
+    def note_last_id(self, client, side, m):
+        """Keeps the transaction ID of M for CLIENT's reconnection."""
+        if m.get("method") == "update3":
+            client.last_id[side] = m["params"][1]
+        elif self.kinds.get(canon(m.get("id"))) == \
+                "monitor_cond_since" and "result" in m:
+            client.last_id[side] = m["result"][1]
 
     def compare(self, what, a_msgs, b_msgs):
         self.compared += max(len(a_msgs), len(b_msgs))
@@ -730,8 +729,8 @@ class Run:
             sys.exit(1)
 
     def collect(self, client):
-        a = self.take(client.conns[0], 0)
-        b = self.take(client.conns[1], 1)
+        a = self.take(client.conns[0], 0, client)
+        b = self.take(client.conns[1], 1, client)
         self.compare("client%d (%s, monitoring %s)" % (
             client.idx, client.kind, canon(client.spec)), a, b)
 

@@ -62,11 +62,9 @@ source_file() {
 
 # has_feature DIR FEATURE [REV]: the sources (at REV, if given) have it.
 has_feature() {
-    local dir=$1 rev=${3:-} row path pattern
-    row=$(features_rows | awk -F'\t' -v n="$2" '$1 == n') || return 1
-    [ -n "$row" ] || return 1
-    path=$(cut -f3 <<<"$row")
-    pattern=$(cut -f4 <<<"$row")
+    local dir=$1 rev=${3:-} path pattern
+    path=$(feature_field "$2" 3) || return 1
+    pattern=$(feature_field "$2" 4)
     grep -qF -- "$pattern" < <(source_file "$dir" "$rev" "$path")
 }
 
