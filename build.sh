@@ -53,6 +53,11 @@ usage: ./build.sh [VERB] [OPTIONS]
                              the same random workload into stock and
                              patched B; every client's messages compared
                              (see ./build.sh differential --help)
+  chaos [--base B] [--kills N] [--relay] [OPTIONS]
+                             a 3-member cluster of stock and patched
+                             members under kills, restarts that switch
+                             builds, compactions and joins; no committed
+                             transaction may be lost (./build.sh chaos --help)
   fuzz [--base B] [--target lib-json|ovs-json|diff|all] [SECONDS]
                              run the fuzzers; results in bench/results/
   test                       everything CI runs; ends with "N passed, N failed"
@@ -198,6 +203,10 @@ verb_differential() {
     exec "$TOP/uptime/differential.sh" "$@"
 }
 
+verb_chaos() {
+    exec "$TOP/uptime/chaos.sh" "$@"
+}
+
 verb_fuzz() {
     exec "$TOP/scripts/fuzz.sh" "$@"
 }
@@ -222,7 +231,7 @@ verb_main() {
 main() {
     case ${1:-} in
     -h|--help|help) usage ;;
-    fetch|detect|apply|build|check|export|bisect|regress|report|bench|soak|differential|fuzz|test)
+    fetch|detect|apply|build|check|export|bisect|regress|report|bench|soak|differential|chaos|fuzz|test)
         local verb=$1
         shift
         "verb_$verb" "$@"

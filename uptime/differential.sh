@@ -10,6 +10,8 @@ export TOP
 . "$TOP/scripts/common.sh"
 # shellcheck source=../scripts/bench-trees.sh
 . "$TOP/scripts/bench-trees.sh"
+# shellcheck source=../scripts/lib/sides.sh
+. "$TOP/scripts/lib/sides.sh"
 
 usage() {
     cat <<EOF
@@ -51,12 +53,6 @@ STOCK_DEFECTS=()
 RECORD=0
 RESULTS_DIR="$TOP/bench/results"
 
-# need_uint OPT VALUE MIN: VALUE must be an integer of at least MIN.
-need_uint() {
-    [[ ${2:-} =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] ||
-        die "differential: $1 needs an integer of at least $3, not '${2:-}'"
-}
-
 # parse_args ARGS...: sets the options above.
 parse_args() {
     while [ $# -gt 0 ]; do
@@ -71,10 +67,10 @@ parse_args() {
         esac
         case $1 in
         --base) BASE=$2 ;;
-        --seeds) need_uint "$1" "$2" 1; SEEDS=$2 ;;
-        --first-seed) need_uint "$1" "$2" 0; FIRST_SEED=$2 ;;
-        --txns) need_uint "$1" "$2" 1; TXNS=$2 ;;
-        --clients) need_uint "$1" "$2" 1; CLIENTS=$2 ;;
+        --seeds) need_uint differential "$1" "$2" 1; SEEDS=$2 ;;
+        --first-seed) need_uint differential "$1" "$2" 0; FIRST_SEED=$2 ;;
+        --txns) need_uint differential "$1" "$2" 1; TXNS=$2 ;;
+        --clients) need_uint differential "$1" "$2" 1; CLIENTS=$2 ;;
         --results-dir) RESULTS_DIR=$2 ;;
         esac
         shift 2
@@ -83,52 +79,12 @@ parse_args() {
         die "differential: unsupported base '$BASE' (have: $SUPPORTED_BASES)"
 }
 
-declare -A BINDIR=()
-
-# find_bindirs: BINDIR[A] and BINDIR[B], from DIFF_BINDIRS or built trees.
-find_bindirs() {
-    local kv v p
-    if [ -n "${DIFF_BINDIRS:-}" ]; then
-        for kv in $DIFF_BINDIRS; do
-            BINDIR[${kv%%=*}]=${kv#*=}
-        done
-    else
-        need_build_deps
-        export BENCH_MAKE_TARGETS="ovsdb/ovsdb-server ovsdb/ovsdb-tool"
-        stage "differential: build stock $BASE"
-        bench_tree "$BASE" stock
-        BINDIR[A]=$BENCH_TREE
-        if [ "$PLANT" = 1 ]; then
-            stage "differential: build patched $BASE with a planted bug"
-            # shellcheck disable=SC2046
-            bench_tree "$BASE" planted $(bench_series_files "$BASE") \
-                "$TOP/uptime/planted/drop-row.patch"
-        else
-            stage "differential: build patched $BASE"
-            bench_tree "$BASE" patched
-        fi
-        BINDIR[B]=$BENCH_TREE
-    fi
-    for v in A B; do
-        [ -n "${BINDIR[$v]:-}" ] || die "differential: DIFF_BINDIRS has no $v=DIR"
-        for p in ovsdb-server ovsdb-tool; do
-            [ -x "$(bin "$v" "$p")" ] || die "differential: no $p in ${BINDIR[$v]}"
-        done
-    done
-}
-
-# bin SIDE PROGRAM: the path of PROGRAM of side A or B.
-bin() {
-    local d=${BINDIR[$1]}
-    if [ -x "$d/ovsdb/$2" ]; then echo "$d/ovsdb/$2"; else echo "$d/$2"; fi
-}
-
 # start_server SIDE DIR: a fresh database and server for SIDE in DIR.
 start_server() {
     local side=$1 d=$2
     mkdir -p "$d"
-    "$(bin "$side" ovsdb-tool)" create "$d/db" "$TOP/uptime/differential.ovsschema"
-    "$(bin "$side" ovsdb-server)" --detach --no-chdir \
+    "$(side_bin "$side" ovsdb-tool)" create "$d/db" "$TOP/uptime/differential.ovsschema"
+    "$(side_bin "$side" ovsdb-server)" --detach --no-chdir \
         --pidfile="$d/pid" --log-file="$d/log" \
         --remote="punix:$d/sock" --unixctl="$d/ctl" "$d/db"
 }
@@ -203,7 +159,10 @@ main() {
     WORK="$BUILD/differential/$BASE-$STAMP"
     mkdir -p "$WORK"
     : >"$WORK/lines"
-    find_bindirs
+    local planted=
+    [ "$PLANT" = 0 ] || planted="$TOP/uptime/planted/drop-row.patch"
+    sides_find differential "$BASE" "${DIFF_BINDIRS:-}" \
+        "ovsdb/ovsdb-server ovsdb/ovsdb-tool" "$planted"
     trap 'stop_servers "$WORK/seed-$seed" >/dev/null 2>&1 || true' EXIT
     local seed failed=0
     for ((seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++)); do

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# ./build.sh chaos (uptime/chaos.sh) on the default base: bad options are
+# one error line; a short run of a mixed stock and patched cluster with a
+# relay loses no committed transaction and records its summary; a run in
+# which a committed row is deleted behind its back is found.  Ends with
+# "N passed, N failed".
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+# shellcheck source=../scripts/common.sh
+. "$TOP/scripts/common.sh"
+# shellcheck source=lib.sh
+. "$TOP/tests/lib.sh"
+
+scratch_dir "$BUILD/test/chaos"
+S=$SCRATCH
+
+expect_error "an unknown option is one error line" "unknown option '--bogus'" chaos --bogus
+expect_error "--kills 0 is refused" "--kills needs an integer of at least 1" chaos --kills 0
+expect_error "an unsupported base is refused" "unsupported base '9.9.9'" chaos --base 9.9.9
+expect_error "--seed without a value is refused" "--seed needs a value" chaos --seed
+
+# field NAME FILE: the value of NAME= in FILE.
+field() { sed -n "s/^$1=//p" "$2"; }
+
+stage "t-chaos: 8 kills in a mixed cluster with a relay, stock and patched $DEFAULT_BASE"
+rc=0
+"$TOP/build.sh" chaos --kills 8 --relay --record --results-dir "$S/results" \
+    >"$S/run.out" 2>&1 || rc=$?
+sum=$(find "$S/results" -name "chaos-$DEFAULT_BASE-relay-*.summary" 2>/dev/null | head -n1)
+if [ $rc -eq 0 ] && [ -n "$sum" ] && [ "$(field result "$sum")" = pass ] &&
+   [ "$(field lost_or_divergent "$sum")" = 0 ] && [ "$(field kills "$sum")" -ge 8 ] &&
+   [ "$(field acked "$sum")" -gt 20 ]; then
+    ok "8 kills: $(field acked "$sum") acknowledged transactions, $(field rows "$sum") rows, 0 lost"
+else
+    fail "8 kills in a mixed cluster" "exit $rc; $(grep -E '^(FAIL|chaos:)' "$S/run.out" | tr '\n' ' ')"
+fi
+
+stage "t-chaos: a committed row deleted behind the run's back"
+rc=0
+"$TOP/build.sh" chaos --kills 4 --plant >"$S/plant.out" 2>&1 || rc=$?
+if [ $rc -ne 0 ] && grep -q 'differ from the stock replay' "$S/plant.out" &&
+   grep -q '^chaos: FAIL' "$S/plant.out"; then
+    ok "the lost row is found"
+else
+    fail "the lost row is found" "exit $rc: $(tail -n 3 "$S/plant.out" | tr '\n' ' ')"
+fi
+
+summary
