@@ -231,6 +231,13 @@ client_start() {
         OVS_RUNDIR=$d "$client" "${args[@]}" monitor-cond-since "$remote" "$db" \
             "$last" "$cond" Logical_Flow 2>>"$d/clients.err" |
             awk -v f="$d/c$i.lastid" '/^last_id: /{ print $2 > f; close(f) }' &
+        # It runs in the background: wait for its pidfile, or a
+        # client_stop that comes first would not find it.
+        local n
+        for n in $(seq 100); do
+            [ ! -s "$d/c$i.pid" ] || break
+            sleep 0.1
+        done
         ;;
     esac
 }
@@ -240,9 +247,15 @@ client_pid() {
 }
 
 client_stop() {
-    local pid
+    local pid n
     pid=$(client_pid "$1" "$2") || return 0
     kill "$pid" 2>/dev/null || true
+    # The client removes its pidfile as it exits: wait for that, so that
+    # it cannot remove the pidfile of the client that takes its slot.
+    for n in $(seq 100); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
     rm -f "$WORK/$1/c$2.pid"
 }
 
