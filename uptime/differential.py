@@ -290,9 +290,10 @@ class Writer:
         self.model = Model()
         self.next_id = 0
         self.resync = False     # Reload the model before the next step.
-        # Not 0 unless asked: stock ovsdb-server divides by it when the
-        # column is negative (SIGFPE in mul_int()).
-        self.factors = [0, 1, 2, 3, -7] if stock_defects else [1, 2, 3, -7]
+        # Not 0 or negative unless asked: on a negative column, stock
+        # ovsdb-server divides by 0 (SIGFPE in mul_int()) and does not see
+        # that a product by a negative factor overflows.
+        self.factors = [0, 1, 2, 3, -7] if stock_defects else [1, 2, 3]
 
     def root_row(self, kids):
         g, r = self.gen, self.rng
@@ -832,8 +833,9 @@ def main():
     p.add_argument("--stock-defects", action="store_true",
                    help="also what stock ovsdb-server gets wrong: "
                    "conditions on columns a monitor does not select (it "
-                   "reads past its row data), \"*=\" 0 on a negative "
-                   "integer (SIGFPE), and monitors that do not select "
+                   "reads past its row data), \"*=\" 0 or a negative factor "
+                   "on a negative integer (SIGFPE, or an overflow that is "
+                   "not reported), and monitors that do not select "
                    "every kind of change (a second identical monitor's "
                    "initial reply misses the inserts and deletes since "
                    "the first began)")
