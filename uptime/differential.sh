@@ -32,12 +32,16 @@ every reply and notification each client receives.
                     (uptime/planted/drop-row.patch): the run must find it
   --stock-defects   let the workload do what stock gets wrong (see
                     uptime/differential.py --help)
+  --valgrind        run the candidate (B) under valgrind's memcheck: any
+                    error or definitely lost block fails the seed
   --record          write the summary to bench/results/
   --results-dir D   where --record writes (default bench/results)
 
 Environment: DIFF_BINDIRS="A=DIR B=DIR" takes the reference (A) and the
 candidate (B) from built OVS trees (or directories holding ovsdb-server
-and ovsdb-tool) instead of building stock and patched BASE.
+and ovsdb-tool) instead of building stock and patched BASE; a build with
+AddressSanitizer (./build.sh check --sanitize makes one in
+build/check/sanitize-BASE) writes its reports to files that fail the seed.
 Ends with "differential: pass" or "differential: FAIL"; the log's path is
 printed.
 EOF
@@ -49,6 +53,7 @@ FIRST_SEED=1
 TXNS=2000
 CLIENTS=12
 PLANT=0
+VALGRIND=0
 STOCK_DEFECTS=()
 RECORD=0
 RESULTS_DIR="$TOP/bench/results"
@@ -59,6 +64,7 @@ parse_args() {
         case $1 in
         -h|--help) usage; exit 0 ;;
         --plant) PLANT=1; shift; continue ;;
+        --valgrind) VALGRIND=1; shift; continue ;;
         --stock-defects) STOCK_DEFECTS=(--stock-defects); shift; continue ;;
         --record) RECORD=1; shift; continue ;;
         --base|--seeds|--first-seed|--txns|--clients|--results-dir)
@@ -79,12 +85,20 @@ parse_args() {
         die "differential: unsupported base '$BASE' (have: $SUPPORTED_BASES)"
 }
 
-# start_server SIDE DIR: a fresh database and server for SIDE in DIR.
+# start_server SIDE DIR: a fresh database and server for SIDE in DIR.  A
+# sanitizer's reports go to DIR/asan.PID; with --valgrind, side B runs
+# under memcheck, which writes DIR/valgrind.PID.
 start_server() {
-    local side=$1 d=$2
+    local side=$1 d=$2 wrap=()
     mkdir -p "$d"
+    if [ "$side" = B ] && [ "$VALGRIND" = 1 ]; then
+        wrap=(valgrind --leak-check=full --errors-for-leak-kinds=definite
+              --error-exitcode=99 --log-file="$d/valgrind.%p")
+    fi
     "$(side_bin "$side" ovsdb-tool)" create "$d/db" "$TOP/uptime/differential.ovsschema"
-    "$(side_bin "$side" ovsdb-server)" --detach --no-chdir \
+    ASAN_OPTIONS="detect_leaks=1:log_path=$d/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+    UBSAN_OPTIONS="print_stacktrace=1:log_path=$d/ubsan${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+        "${wrap[@]}" "$(side_bin "$side" ovsdb-server)" --detach --no-chdir \
         --pidfile="$d/pid" --log-file="$d/log" \
         --remote="punix:$d/sock" --unixctl="$d/ctl" "$d/db"
 }
@@ -92,14 +106,32 @@ start_server() {
 # stop_servers DIR: stops the servers under DIR; fails if one is gone
 # (it crashed) or logged an assertion.
 stop_servers() {
-    local d=$1 side rc=0
+    local d=$1 side rc=0 pid n f
     for side in A B; do
-        if [ -f "$d/$side/pid" ] && kill "$(cat "$d/$side/pid")" 2>/dev/null; then
-            :
+        pid=$(cat "$d/$side/pid" 2>/dev/null || true)
+        if [ -n "$pid" ] && kill "$pid" 2>/dev/null; then
+            # Wait for it to exit: sanitizers and valgrind report at exit.
+            for n in $(seq 600); do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.1
+            done
         else
             echo "differential: the $side server had stopped (see $d/$side/log)"
             rc=1
         fi
+        for f in "$d/$side"/asan.* "$d/$side"/ubsan.*; do
+            [ -s "$f" ] || continue
+            echo "differential: the $side server's sanitizer reported: $(grep -m1 -E 'ERROR|runtime error' "$f") (see $f)"
+            rc=1
+        done
+        for f in "$d/$side"/valgrind.*; do
+            [ -f "$f" ] || continue
+            if ! grep -q 'ERROR SUMMARY: 0 errors' "$f" ||
+               grep -qE 'definitely lost: [1-9]' "$f"; then
+                echo "differential: valgrind: $(grep -m1 'ERROR SUMMARY' "$f"); $(grep -m1 'definitely lost' "$f" || echo 'no leak summary') (see $f)"
+                rc=1
+            fi
+        done
         if grep -qE 'assertion|SIG[A-Z]+ detected' "$d/$side/log" 2>/dev/null; then
             echo "differential: the $side server logged: $(grep -m1 -E 'assertion|SIG[A-Z]+ detected' "$d/$side/log")"
             rc=1
@@ -147,6 +179,7 @@ transactions=$(total 'transactions,')
 messages_compared=$(total 'messages compared')
 mismatches=$(total mismatches)
 stock_defects=$([ ${#STOCK_DEFECTS[@]} -gt 0 ] && echo yes || echo no)
+candidate_under=$([ "$VALGRIND" = 1 ] && echo valgrind || echo none)
 result=$1
 EOF
     stage "differential: result in $out"
@@ -155,6 +188,7 @@ EOF
 main() {
     parse_args "$@"
     log_start differential
+    [ "$VALGRIND" = 0 ] || need_pkgs valgrind
     STAMP=$(date -u +%Y%m%dT%H%M%SZ)
     WORK="$BUILD/differential/$BASE-$STAMP"
     mkdir -p "$WORK"
