@@ -173,6 +173,7 @@ base=$BASE
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 reference=${BINDIR[A]#"$TOP/"}
 candidate=${BINDIR[B]#"$TOP/"}
+candidate_tree=$(git -C "${BINDIR[B]}" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null || echo unknown)
 seeds=$FIRST_SEED..$((FIRST_SEED + SEEDS - 1))
 clients=$CLIENTS
 transactions=$(total 'transactions,')
