@@ -53,6 +53,7 @@ class Conn:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.connect(path)
         self.buf = ""           # Received text not yet parsed.
+        self.parts = []         # Text received since, not yet joined.
         self.utf8 = codecs.getincrementaldecoder("utf-8")()
         self.inbox = []         # Parsed messages not yet taken.
         self.decoder = json.JSONDecoder()
@@ -76,15 +77,27 @@ class Conn:
         if not data:
             raise RuntimeError("%s: the server closed the connection"
                                % self.name)
-        self.buf += self.utf8.decode(data)
-        # A message is a JSON object; try only when the text could end one.
-        while self.buf and self.buf.rstrip().endswith("}"):
+        text = self.utf8.decode(data)
+        self.parts.append(text)
+        # A message is a JSON object: try only when the text could end one,
+        # and join the pieces of a large message only then, so that a
+        # message of megabytes is not copied once per piece.
+        if not text.rstrip().endswith("}"):
+            return
+        buf = self.buf + "".join(self.parts)
+        self.parts = []
+        i, n = 0, len(buf)
+        while True:
+            while i < n and buf[i] in " \t\r\n":
+                i += 1
+            if i >= n:
+                break
             try:
-                msg, end = self.decoder.raw_decode(self.buf)
+                msg, i = self.decoder.raw_decode(buf, i)
             except ValueError:
-                return
-            self.buf = self.buf[end:].lstrip()
+                break
             self.inbox.append(msg)
+        self.buf = buf[i:]
 
 
 def pump(conns, until, timeout=60.0):
