@@ -79,6 +79,16 @@ samples "$WORK/grows" stock 10000 1 10100
 samples "$WORK/grows" patched 9000 8 9100
 verdict_case grows FAIL 'patched RSS grows 2520 kB/h faster'
 
+# Stock's RSS falls (a backlog drains) while patched's grows by 2880 kB/h:
+# a falling stock is no room for patched to grow.
+samples "$WORK/stock-falls" stock 90000 -40 10100
+samples "$WORK/stock-falls" patched 9000 8 9100
+verdict_case stock-falls FAIL 'patched RSS grows 2880 kB/h faster'
+# Both fall: a pass.
+samples "$WORK/both-fall" stock 90000 -40 10100
+samples "$WORK/both-fall" patched 29000 -10 9100
+verdict_case both-fall pass ''
+
 # Within the bound: 2 kB per 10 s more is 720 kB/h.
 samples "$WORK/slow-growth" stock 10000 0 10100
 samples "$WORK/slow-growth" patched 9000 2 9100

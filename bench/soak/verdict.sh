@@ -14,8 +14,12 @@
 #                              every client has left (none is the goal)
 #   VARIANT_rss_slope_excess_kb_per_h
 #                              for each variant after the first: its RSS
-#                              slope minus the first's
-#   VARIANT_return_excess_kb   its (left - warmup) minus the first's
+#                              slope minus the first's, or minus 0 if the
+#                              first's shrinks (stock's RSS falls as a
+#                              backlog it built drains: that is no room
+#                              for the other to grow)
+#   VARIANT_return_excess_kb   its (left - warmup) minus the first's, or
+#                              minus 0 if the first's is below its warm-up
 #   result, why                pass, or FAIL and the reasons: an RSS slope
 #                              excess over RSS_BOUND, a return excess over
 #                              RETURN_BOUND, or anything left
@@ -111,9 +115,12 @@ get() {
 # Every variant after the first against the first (stock).
 for v in "$@"; do
     [ "$v" != "$first" ] || continue
-    slope_excess=$(( $(get "$v" "${v}_rss_slope_kb_per_h") - $(get "$first" "${first}_rss_slope_kb_per_h") ))
-    return_excess=$(( ( $(get "$v" "${v}_rss_left_kb") - $(get "$v" "${v}_rss_warmup_kb") ) -
-                      ( $(get "$first" "${first}_rss_left_kb") - $(get "$first" "${first}_rss_warmup_kb") ) ))
+    ref_slope=$(get "$first" "${first}_rss_slope_kb_per_h")
+    [ "$ref_slope" -ge 0 ] || ref_slope=0
+    ref_return=$(( $(get "$first" "${first}_rss_left_kb") - $(get "$first" "${first}_rss_warmup_kb") ))
+    [ "$ref_return" -ge 0 ] || ref_return=0
+    slope_excess=$(( $(get "$v" "${v}_rss_slope_kb_per_h") - ref_slope ))
+    return_excess=$(( $(get "$v" "${v}_rss_left_kb") - $(get "$v" "${v}_rss_warmup_kb") - ref_return ))
     echo "${v}_rss_slope_excess_kb_per_h=$slope_excess"
     echo "${v}_return_excess_kb=$return_excess"
     [ "$slope_excess" -le "$rss_bound" ] ||
