@@ -268,7 +268,7 @@ report() {
             newest[$b/$k]=$f
         fi
     done
-    kinds="regress bisect sanitize valgrind fuzz fuzz-longest"
+    kinds="regress bisect sanitize valgrind fuzz fuzz-longest differential chaos soak"
     for base in $SUPPORTED_BASES; do
         echo "== OVS $base =="
         printf '%-38s %-18s %-20s %s\n' figure value date file
@@ -327,6 +327,18 @@ report_rows() {
         echo "valgrind: findings not on stock|$(val findings_not_on_stock)"
         echo "valgrind: result|$(val result)"
         echo "valgrind: selection|$(val selection)"
+        ;;
+    differential)
+        echo "differential: transactions, mismatches|$(val transactions), $(val mismatches) ($(val messages_compared) messages, seeds $(val seeds))"
+        echo "differential: result|$(val result)"
+        ;;
+    chaos)
+        echo "chaos: kills, lost or divergent|$(val kills), $(val lost_or_divergent) ($(val acked) acknowledged; $(val upgrades) restarts to patched, $(val downgrades) to stock; relay $(val relay))"
+        echo "chaos: result|$(val result)"
+        ;;
+    soak)
+        echo "soak: duration, patched RSS slope|$(val duration_s) s, $(val patched_rss_slope_kb_per_h) kB/h (stock $(val stock_rss_slope_kb_per_h))"
+        echo "soak: result|$(val result)"
         ;;
     fuzz|fuzz-longest)
         # Per target: executions, seconds, crashes (scripts/fuzz.sh).
