@@ -37,8 +37,11 @@ transactions, and every member's file with both builds' ovsdb-tool.
                     (stock or patched) in front of the cluster
   --plant           halfway, delete an acknowledged row behind the run's
                     back (a lost commit): the run must find it
-  --stock-defects   also compact a member that is still joining, which
-                    crashes stock ovsdb-server (SIGSEGV: it has no schema)
+  --stock-defects   also compact or kill a member that is still joining:
+                    stock ovsdb-server crashes on the compaction (SIGSEGV:
+                    it has no schema), and a member killed while joining
+                    may not open its file again ("server does not belong
+                    to cluster")
   --record          write the summary to bench/results/
   --results-dir D   where --record writes (default bench/results)
 
@@ -248,10 +251,19 @@ transact() {
     echo "txn $n $kind k=$k -> $target: ${STATE[$n]} (${out:0:120})" >>"$W/txns"
 }
 
+# joined SLOT: the member of SLOT is a full member of the cluster (not
+# still joining it), or --stock-defects.
+joined() {
+    [ "$STOCK_DEFECTS" = 1 ] ||
+        appctl "$1" cluster/status Chaos 2>/dev/null | grep -q '^Status: cluster member'
+}
+
 # kill_one: SIGKILL a random running member, if all three run.
 kill_one() {
     local i=$((RANDOM % 3 + 1))
     up 1 && up 2 && up 3 || return 0
+    # Stock ovsdb-server may not restart a member killed while joining.
+    joined "$i" || return 0
     stop "$i" KILL
     COUNT[kills]=$((COUNT[kills] + 1))
     note "kill -9 m$i (${SIDE[$i]}), kill ${COUNT[kills]}"
@@ -273,10 +285,7 @@ compact() {
     up "$i" || return 0
     # Stock ovsdb-server crashes when a member that has not yet received
     # its database is compacted.
-    if [ "$STOCK_DEFECTS" = 0 ] &&
-       ! appctl "$i" cluster/status Chaos 2>/dev/null | grep -q '^Status: cluster member'; then
-        return 0
-    fi
+    joined "$i" || return 0
     appctl "$i" ovsdb-server/compact >>"$LOG" 2>&1 || true
     COUNT[compactions]=$((COUNT[compactions] + 1))
     note "compact m$i"
@@ -297,6 +306,7 @@ transfer() {
 rejoin() {
     local i=$((RANDOM % 3 + 1)) j sid others=() n=0
     up 1 && up 2 && up 3 || return 0
+    joined "$i" || return 0
     sid=$("$(side_bin A ovsdb-tool)" db-sid "$(db "$i")")
     stop "$i" KILL
     COUNT[kills]=$((COUNT[kills] + 1))
