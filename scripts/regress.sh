@@ -329,8 +329,15 @@ report_rows() {
         echo "valgrind: selection|$(val selection)"
         ;;
     differential)
-        echo "differential: transactions, mismatches|$(val transactions), $(val mismatches) ($(val messages_compared) messages, seeds $(val seeds))"
-        echo "differential: result|$(val result)"
+        # Every run on the newest run's candidate tree, added up: the long
+        # run and the ones under sanitizers or valgrind.
+        local runs
+        runs=$(grep -lxF "candidate_tree=$(val candidate_tree)" \
+                   "$(dirname "$f")/differential-$(val base)-"*.summary 2>/dev/null)
+        # shellcheck disable=SC2086
+        echo "differential: transactions, mismatches|$(cat $runs | sed -n 's/^transactions=//p' | awk '{ n += $1 } END { print n }'), $(cat $runs | sed -n 's/^mismatches=//p' | awk '{ n += $1 } END { print n }') ($(echo $runs | wc -w) runs on tree $(val candidate_tree | cut -c1-12))"
+        # shellcheck disable=SC2086
+        echo "differential: result|$(cat $runs | sed -n 's/^result=//p' | sort -u | tr '\n' ' ' | sed 's/ $//')"
         ;;
     chaos)
         echo "chaos: kills, lost or divergent|$(val kills), $(val lost_or_divergent) ($(val acked) acknowledged; $(val upgrades) restarts to patched, $(val downgrades) to stock; relay $(val relay))"
