@@ -156,6 +156,7 @@ verb_check() {
 
 verb_export() {
     parse_tree_opts export "--base --ovs-src" "$@"
+    export_ident
     log_start export
     resolve_tree
     export_series "$TREE"

@@ -692,10 +692,11 @@ export_one_series() {
 $body"
     find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
     local name email
-    name=$(git -C "$TOP" config user.name || git -C "$tree" config user.name || echo ovs-json-perf)
-    email=$(git -C "$TOP" config user.email || git -C "$tree" config user.email || echo ovs-json-perf@localhost)
+    name=${EXPORT_IDENT%% <*}
+    email=${EXPORT_IDENT#*<}
+    email=${email%%>*}
     run git -C "$tree" -c user.name="$name" -c user.email="$email" \
-        format-patch -q --cover-letter --cover-from-description=subject \
+        format-patch -q --signoff --cover-letter --cover-from-description=subject \
         -o "$out" "$first^..$branch" || die "format-patch failed"
     git -C "$tree" branch -q -D "$branch"
     local f
@@ -710,8 +711,19 @@ $body"
 # (patches/<base>/series lists "DIR/NNNN-....patch").  Each commit goes to
 # the series whose patch has its subject; a commit with a new subject joins
 # the series of the commit before it.
+# export_ident: sets EXPORT_IDENT, "Name <email>", from the user's git
+# identity (config, or GIT_COMMITTER_NAME/EMAIL); none is an error.  The
+# patches' Signed-off-by: comes from it, never from a made-up identity.
+export_ident() {
+    EXPORT_IDENT=$(git -C "$TOP" -c user.useConfigOnly=true var GIT_COMMITTER_IDENT 2>/dev/null) ||
+        die "export: no git identity: set git config user.name and user.email (Signed-off-by: comes from them)"
+    EXPORT_IDENT=${EXPORT_IDENT%>*}'>'
+}
+
 export_series() {
     local tree=$1 branch="$BRANCH_PREFIX/$SERIES_BASE" base out
+    export_ident
+    
     out="$PATCHES/$SERIES_BASE"
     is_git_toplevel "$tree" || die "export needs a git tree; $tree is not one"
     git_tree rev-parse -q --verify "refs/heads/$branch" >/dev/null ||

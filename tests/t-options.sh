@@ -89,6 +89,14 @@ t_not_a_directory() {
         "a-file is a file, not a directory" "" apply --ovs-src "$SCRATCH/a-file"
 }
 
+# export without a git identity: Signed-off-by: would have no one to name.
+t_export_identity() {
+    export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+    expect_refused "export without a git identity is refused" "" \
+        "no git identity: set git config user.name and user.email" "" export --base 3.5.0
+    unset GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
+}
+
 # The cases, in order; the closing line.
 main() {
     t_not_ovs
@@ -96,6 +104,7 @@ main() {
     t_options
     t_empty_selection
     t_not_a_directory
+    t_export_identity
     summary
 }
 
