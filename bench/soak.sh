@@ -11,6 +11,12 @@
 # leaves, and the server must hold no monitor, session, json cache entry,
 # cached notification or backlog.
 #
+# With --cluster each side is a 3-member raft cluster with a relay in front
+# of the clients: transactions go to the members in turn, the members
+# compact, and the clients are the relay's.  The RSS sampled is the sum of
+# the four servers' (each one's is kept too), the client counters are the
+# relay's, and each member's counters are kept as "mN.NAME".
+#
 # The verdict (in the summary file): after the warm-up, the growth of the
 # patched server's RSS, by least squares, may exceed stock's by at most
 # --rss-bound kB per hour (default 1024: 1 MB/h); once the clients are
@@ -32,7 +38,7 @@ usage() {
 usage: ./build.sh soak [--base BASE] [--duration S] [--clients N]
                        [--interval S] [--warmup S] [--pause S]
                        [--target ROWS] [--compact-every S] [--seed N]
-                       [--rss-bound KB] [--return-bound KB]
+                       [--rss-bound KB] [--return-bound KB] [--cluster]
                        [--results-dir DIR] [--no-plot]
 
   --base           OVS base version (default $DEFAULT_BASE)
@@ -56,6 +62,8 @@ usage: ./build.sh soak [--base BASE] [--duration S] [--clients N]
   --return-bound   once every client has left, how many kB more than stock's
                    the patched server's RSS may stay above its RSS at the
                    end of the warm-up (default 4096)
+  --cluster        each side is a 3-member raft cluster with a relay in
+                   front of the clients
   --results-dir    where the summary, samples and plot go (default bench/results)
   --no-plot        no PNG plot (no gnuplot needed)
 
@@ -79,6 +87,7 @@ RSS_BOUND=1024
 RETURN_BOUND=4096
 RESULTS_DIR=$(results_dir records)
 PLOT=1
+CLUSTER=0
 VARIANTS=(stock patched)
 
 # need_value OPT VALUE: VALUE, or a one-line error if it is missing.
@@ -96,6 +105,7 @@ while [ $# -gt 0 ]; do
     case $1 in
     -h|--help) usage; exit 0 ;;
     --no-plot) PLOT=0; shift; continue ;;
+    --cluster) CLUSTER=1; shift; continue ;;
     --base|--duration|--clients|--interval|--warmup|--pause|--target|\
     --compact-every|--seed|--rss-bound|--return-bound|--results-dir)
         need_value "$1" "${2:-}" ;;
@@ -129,7 +139,7 @@ LOG=${LOG:-}
 log_start soak
 
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-NAME="soak-$BASE-${DURATION}s-$STAMP"
+NAME="soak-$BASE-${DURATION}s$([ "$CLUSTER" = 0 ] || echo -cluster)-$STAMP"
 WORK="$BUILD/soak/$NAME"
 mkdir -p "$WORK" "$RESULTS_DIR"
 
@@ -184,7 +194,7 @@ appctl() {
 PIDS_TO_KILL=()
 cleanup() {
     local v pidfile
-    for pidfile in "$WORK"/*/c*.pid "$WORK"/*/ovsdb-server.pid; do
+    for pidfile in "$WORK"/*/c*.pid "$WORK"/*/ovsdb-server.pid "$WORK"/*/m[123].pid; do
         [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
     done
     for v in "${PIDS_TO_KILL[@]}"; do
@@ -194,15 +204,51 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-start_server() {
-    local v=$1 d="$WORK/$1"
-    mkdir -p "$d"
-    run "$(bin "$v" ovsdb-tool)" create "$d/db" "$TOP/bench/soak/soak.ovsschema" ||
-        die "$v: ovsdb-tool create failed (see $LOG)"
+# server VARIANT NAME ARGS...: starts ovsdb-server NAME of VARIANT, with its
+# pidfile, log and control socket WORK/VARIANT/NAME.*, on ARGS.
+server() {
+    local v=$1 name=$2 d="$WORK/$1"
+    shift 2
     run env OVS_RUNDIR="$d" OVS_LOGDIR="$d" "$(bin "$v" ovsdb-server)" --detach \
-        --no-chdir --pidfile="$d/ovsdb-server.pid" --log-file="$d/ovsdb-server.log" \
-        --unixctl="$d/ovsdb-server.ctl" --remote="punix:$d/db.sock" "$d/db" ||
-        die "$v: ovsdb-server did not start (see $LOG)"
+        --no-chdir --pidfile="$d/$name.pid" --log-file="$d/$name.log" \
+        --unixctl="$d/$name.ctl" "$@" ||
+        die "$v: $name did not start (see $d/$name.log)"
+}
+
+# start_server VARIANT: the server the clients of VARIANT connect to (on
+# WORK/VARIANT/db.sock): a standalone one, or with --cluster a relay in
+# front of a 3-member cluster (members m1 to m3 on mN.sock).
+start_server() {
+    local v=$1 d="$WORK/$1" tool i
+    mkdir -p "$d"
+    tool=$(bin "$v" ovsdb-tool)
+    if [ "$CLUSTER" = 0 ]; then
+        run "$tool" create "$d/db" "$TOP/bench/soak/soak.ovsschema" ||
+            die "$v: ovsdb-tool create failed (see $LOG)"
+        server "$v" ovsdb-server --remote="punix:$d/db.sock" "$d/db"
+        return
+    fi
+    run "$tool" create-cluster "$d/m1.db" "$TOP/bench/soak/soak.ovsschema" \
+        "unix:$d/m1.raft" || die "$v: ovsdb-tool create-cluster failed (see $LOG)"
+    for i in 2 3; do
+        run "$tool" join-cluster "$d/m$i.db" Soak_Southbound "unix:$d/m$i.raft" \
+            "unix:$d/m1.raft" || die "$v: ovsdb-tool join-cluster failed (see $LOG)"
+    done
+    for i in 1 2 3; do
+        server "$v" "m$i" --remote="punix:$d/m$i.sock" "$d/m$i.db"
+    done
+    for i in 1 2 3; do
+        timeout 60 "$(bin "$v" ovsdb-client)" wait "unix:$d/m$i.sock" \
+            Soak_Southbound connected >>"$LOG" 2>&1 ||
+            die "$v: member m$i did not join its cluster in 60 s (see $d/m$i.log)"
+    done
+    server "$v" ovsdb-server --remote="punix:$d/db.sock" \
+        "relay:Soak_Southbound:unix:$d/m1.sock,unix:$d/m2.sock,unix:$d/m3.sock"
+}
+
+# members VARIANT: the names of VARIANT's cluster members (none standalone).
+members() {
+    [ "$CLUSTER" = 0 ] || echo m1 m2 m3
 }
 
 # Client slot I of VARIANT: kind I % 5 (see --help), datapath DP.
@@ -259,6 +305,25 @@ client_stop() {
     rm -f "$WORK/$1/c$2.pid"
 }
 
+# clients_stop_all: every client of every server leaves at once; waits
+# (up to 10 s) until they have all exited.
+clients_stop_all() {
+    local pidfile pid pids=() n alive
+    for pidfile in "$WORK"/*/c*.pid; do
+        pid=$(cat "$pidfile" 2>/dev/null) || continue
+        kill "$pid" 2>/dev/null && pids+=("$pid")
+    done
+    for n in $(seq 100); do
+        alive=0
+        for pid in "${pids[@]}"; do
+            ! kill -0 "$pid" 2>/dev/null || { alive=1; break; }
+        done
+        [ "$alive" = 1 ] || break
+        sleep 0.1
+    done
+    rm -f "$WORK"/*/c*.pid
+}
+
 # client_restart VARIANT I DP: client I leaves and comes back on DP.
 client_restart() {
     client_stop "$1" "$2"
@@ -303,14 +368,32 @@ churn() {
     [ "$r" -lt 4 ] || [ "$r" -ge 6 ] || BLOCKED+=("$i")
 }
 
-# sample T: one line per variant in WORK/VARIANT/samples: seconds since
-# the start, phase, RSS in kB, then the "memory/show" counters.
+# counters VARIANT NAME [PREFIX]: "PREFIXNAME:VALUE" for each counter of
+# "memory/show" of VARIANT's server NAME.
+counters() {
+    "$(bin "$1" ovs-appctl)" -t "$WORK/$1/$2.ctl" memory/show 2>/dev/null |
+        tr ' ' '\n' | grep ':' | sed "s/^/${3:-}/" | tr '\n' ' '
+}
+
+# rss_of VARIANT NAME: the RSS in kB of VARIANT's server NAME.
+rss_of() {
+    awk '/^VmRSS:/ { print $2 }' "/proc/$(cat "$WORK/$1/$2.pid")/status"
+}
+
+# sample T PHASE: one line per variant in WORK/VARIANT/samples: seconds
+# since the start, phase, RSS in kB (of every server of the variant), then
+# the "memory/show" counters (with --cluster the relay's, and each
+# member's as "mN.NAME" next to its RSS "mN.rss").
 sample() {
-    local t=$1 phase=$2 v pid rss mem
+    local t=$1 phase=$2 v m rss mem r
     for v in "${VARIANTS[@]}"; do
-        pid=$(cat "$WORK/$v/ovsdb-server.pid")
-        rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")
-        mem=$(appctl "$v" memory/show 2>/dev/null | tr ' ' '\n' | grep ':' | tr '\n' ' ')
+        rss=$(rss_of "$v" ovsdb-server)
+        mem=$(counters "$v" ovsdb-server)
+        for m in $(members "$v"); do
+            r=$(rss_of "$v" "$m")
+            rss=$((rss + r))
+            mem="$mem $m.rss:$r $(counters "$v" "$m" "$m.")"
+        done
         echo "$t $phase rss:$rss $mem" >>"$WORK/$v/samples"
     done
 }
@@ -323,15 +406,31 @@ sampler() {
     done
 }
 
-# transact TXN: applies TXN to every server; any error ends the run.
+# transact TXN: applies TXN to every server (with --cluster, to the members
+# in turn); any error ends the run.
 transact() {
-    local v out
+    local v out sock=db.sock
+    [ "$CLUSTER" = 0 ] || sock="m$((K % 3 + 1)).sock"
     for v in "${VARIANTS[@]}"; do
-        out=$("$(bin "$v" ovsdb-client)" transact "unix:$WORK/$v/db.sock" "$1") ||
-            die "$v: ovsdb-client transact failed (see $WORK/$v/ovsdb-server.log)"
+        out=$("$(bin "$v" ovsdb-client)" transact "unix:$WORK/$v/$sock" "$1") ||
+            die "$v: ovsdb-client transact failed (see $WORK/$v/*.log)"
         if [[ $out == *'"error"'* ]]; then
             die "$v: transaction failed: ${out:0:200}"
         fi
+    done
+}
+
+# compact: every database of every variant compacts.
+compact() {
+    local v m
+    for v in "${VARIANTS[@]}"; do
+        if [ "$CLUSTER" = 0 ]; then
+            appctl "$v" ovsdb-server/compact >/dev/null
+        fi
+        for m in $(members "$v"); do
+            "$(bin "$v" ovs-appctl)" -t "$WORK/$v/$m.ctl" ovsdb-server/compact \
+                >/dev/null
+        done
     done
 }
 
@@ -382,9 +481,7 @@ while [ $(( $(date +%s) - START )) -lt "$DURATION" ]; do
     churn
     now=$(date +%s)
     if [ $((now - LAST_COMPACT)) -ge "$COMPACT_EVERY" ]; then
-        for v in "${VARIANTS[@]}"; do
-            appctl "$v" ovsdb-server/compact >/dev/null
-        done
+        compact
         LAST_COMPACT=$now
     fi
     if [ $((now - LAST_STAGE)) -ge 60 ]; then
@@ -398,11 +495,7 @@ wait "${PIDS_TO_KILL[@]}" 2>/dev/null || true
 PIDS_TO_KILL=()
 
 stage "soak: every client leaves"
-for i in $(seq 0 $((CLIENTS - 1))); do
-    for v in "${VARIANTS[@]}"; do
-        client_stop "$v" "$i"
-    done
-done
+clients_stop_all
 for v in "${VARIANTS[@]}"; do
     wait_leave "$v"
 done
@@ -415,6 +508,7 @@ SUMMARY="$RESULTS_DIR/$NAME.summary"
 {
     echo "kind=soak"
     echo "base=$BASE"
+    echo "cluster=$([ "$CLUSTER" = 0 ] && echo no || echo "3 members and a relay")"
     echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "machine=$(nproc) CPUs, $(awk '/^MemTotal:/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo)"
     echo "duration_s=$DURATION"
