@@ -142,4 +142,36 @@ else
     fi
 fi
 
+# --- The same with a 3-member cluster and a relay per side. ----------------
+RESULTS="$WORK/results-cluster"
+"$TOP/build.sh" soak --cluster --duration 20 --clients 10 --interval 2 \
+    --pause 0.2 --target 500 --compact-every 8 --no-plot \
+    --results-dir "$RESULTS" >"$WORK/cluster.out" 2>&1 || true
+summary_file=$(ls "$RESULTS"/soak-"$DEFAULT_BASE"-20s-cluster-*.summary 2>/dev/null | head -n1 || true)
+if [ -z "$summary_file" ]; then
+    fail cluster-summary "no summary file; end of output: $(tail -n5 "$WORK/cluster.out")"
+elif ! grep -qx 'cluster=3 members and a relay' "$summary_file"; then
+    fail cluster-summary "$(grep '^cluster=' "$summary_file")"
+else
+    ok cluster-summary
+    for v in stock patched; do
+        if grep -qx "${v}_left=none" "$summary_file"; then
+            ok "cluster-$v-nothing-left"
+        else
+            fail "cluster-$v-nothing-left" "$(grep "^${v}_left=" "$summary_file")"
+        fi
+        # The relay's clients, and every member's RSS and counters.
+        last=$(awk '$2 == "run"' "${summary_file%.summary}.$v.samples" | tail -n1)
+        missing=''
+        for k in sessions: m1.rss: m2.rss: m3.rss: m1.cells: m3.raft-log:; do
+            [[ " $last " == *" $k"* ]] || missing="$missing $k"
+        done
+        if [ -z "$missing" ]; then
+            ok "cluster-$v-samples"
+        else
+            fail "cluster-$v-samples" "missing$missing in: ${last:0:300}"
+        fi
+    done
+fi
+
 summary
