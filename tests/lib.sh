@@ -144,7 +144,7 @@ run_cases() {
     if [ -n "$strict" ]; then
         if grep -qE 'Sanitizer|runtime error:' "$err"; then
             fail "$prefix: sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$err")"
-        elif [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+        elif [ "$rc" -ne 0 ] && ! grep -aq '^FAIL ' "$out"; then
             fail "$prefix: exit status $rc without a failed case"
         fi
     fi

@@ -158,7 +158,7 @@ run_component() {
     t0=$(date +%s)
     "$t" 2>&1 | tee "$out" | sed "s/^/  [$name] /" || rc=${PIPESTATUS[0]}
     echo "  [$name] took $(took "$t0")"
-    last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
+    last=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
     if [ -z "$last" ]; then
         fail "$name: no closing 'N passed, N failed' line (exit $rc)"
         return
@@ -173,10 +173,11 @@ run_component() {
     if [ "$f" -ne 0 ]; then
         FAILURES+=("$name: $f failed:")
         n=${#FAILURES[@]}
-        mapfile -t -O "$n" FAILURES < <(grep '^FAIL ' "$out" | sed 's/^/  /')
+        # -a and cat -v: a FAIL line may quote bytes of a binary input.
+        mapfile -t -O "$n" FAILURES < <(grep -a '^FAIL ' "$out" | cat -v | sed 's/^/  /')
         n=$((${#FAILURES[@]} - n))
         [ "$n" -eq "$f" ] ||
-            FAILURES+=("  ($n of the $f FAIL lines start a line; all of them: grep 'FAIL ' $out)")
+            FAILURES+=("  ($n of the $f FAIL lines start a line; all of them: grep -a 'FAIL ' $out)")
     fi
     if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
         fail "$name: exited $rc"

@@ -398,7 +398,7 @@ diff_files() {
                 cp "$f" "$keep/"
                 cp "$T/a.out" "$keep/$(basename "$f").lib-json.out"
                 cp "$T/b.out" "$keep/$(basename "$f").ovs.out"
-                first="first: $(basename "$f") [$(head -c 48 "$f" | od -An -tx1 | tr -s ' \n' ' ')] lib-json: $(head -c 160 "$T/a.out" | tr '\n' ' ') ovs: $(head -c 160 "$T/b.out" | tr '\n' ' ') (kept in $keep/)"
+                first="first: $(basename "$f") [$(head -c 48 "$f" | od -An -tx1 | tr -s ' \n' ' ')] lib-json: $(head -c 160 "$T/a.out" | cat -v | tr '\n' ' ') ovs: $(head -c 160 "$T/b.out" | cat -v | tr '\n' ' ') (kept in $keep/)"
             fi
             if [ $bad -le 3 ]; then
                 echo "  $name: $(basename "$f"): lib-json exit $rc_a, ovs exit $rc_b"

@@ -58,10 +58,21 @@ t_components() {
     expect_run "run.sh: a component's two failures count, one of them after a partial line" \
         "1 2 0" "$(in_run run_component "$t/t-glued.sh")"
     if grep -qx '  FAIL three' "$SCRATCH/run-failures" &&
-       grep -q "(1 of the 2 FAIL lines start a line; all of them: grep 'FAIL ' " "$SCRATCH/run-failures"; then
+       grep -q "(1 of the 2 FAIL lines start a line; all of them: grep -a 'FAIL ' " "$SCRATCH/run-failures"; then
         ok "run.sh: a FAIL line after a partial line: the summary says how many it names"
     else
         fail "run.sh: a FAIL line after a partial line" "summary: $(tr '\n' '|' <"$SCRATCH/run-failures")"
+    fi
+    # A FAIL line that quotes a NUL and other bytes of a binary input: the
+    # summary still shows it, with the bytes made visible.
+    printf '#!/bin/sh\necho "ok one"\nprintf "FAIL two: input a\\000b\\001c\\n"\necho "1 passed, 1 failed"\n' >"$t/t-binary.sh"
+    chmod +x "$t/t-binary.sh"
+    expect_run "run.sh: a FAIL line with binary bytes counts" \
+        "1 1 0" "$(in_run run_component "$t/t-binary.sh")"
+    if grep -qx '  FAIL two: input a^@b^Ac' "$SCRATCH/run-failures"; then
+        ok "run.sh: a FAIL line with binary bytes is in the summary"
+    else
+        fail "run.sh: a FAIL line with binary bytes is in the summary" "summary: $(tr '\n' '|' <"$SCRATCH/run-failures" | cat -v)"
     fi
 }
 
