@@ -378,9 +378,10 @@ diff_files() {
         if [ -n "${ERROR_POSITION_ONLY:-}" ]; then
             # The message after the position may quote bytes of the
             # input, newlines included: everything after the position goes.
-            # One sed per file: q ends the whole run.
+            # One sed per file: q ends the whole run.  LC_ALL=C: in a
+            # UTF-8 locale "." does not match a byte that is not UTF-8.
             for out in "$T/a.out" "$T/b.out"; do
-                sed -i -n '/^error: line [0-9]*, column [0-9]*, byte [0-9]*/{s/^\(error: line [0-9]*, column [0-9]*, byte [0-9]*\).*/\1/p;q};p' \
+                LC_ALL=C sed -i -n '/^error: line [0-9]*, column [0-9]*, byte [0-9]*/{s/^\(error: line [0-9]*, column [0-9]*, byte [0-9]*\).*/\1/p;q};p' \
                     "$out"
             done
         fi
