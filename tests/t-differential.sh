@@ -44,6 +44,15 @@ if [ $rc -eq 0 ] && [ -n "$sum" ] && [ "$(field result "$sum")" = pass ] &&
 else
     fail "3 seeds of stock against patched" "exit $rc; $(tail -n 4 "$S/run.out" | tr '\n' ' ')"
 fi
+# Clients that misbehaved on both servers: both closed every connection
+# that sent garbage (a mismatch otherwise) and logged it.
+hostile=$(field hostile_clients "$sum" 2>/dev/null || true)
+if [ $rc -eq 0 ] && [[ $hostile =~ ^([1-9][0-9]*)\ garbage,\ ([0-9]+)\ half.*\ ([0-9]+)\ stalled,\ ([0-9]+)\ large$ ]] &&
+   [ $((BASH_REMATCH[2] + BASH_REMATCH[3] + BASH_REMATCH[4])) -gt 0 ]; then
+    ok "3 seeds with misbehaving clients ($hostile): cut off alike, the others went on"
+else
+    fail "3 seeds with misbehaving clients" "exit $rc; hostile_clients=$hostile"
+fi
 
 stage "t-differential: a planted bug (a row lost from a shared update)"
 rc=0

@@ -511,6 +511,90 @@ class Client:
                       for i, p in enumerate(self.paths)]
 
 
+class Hostile:
+    """Connections that misbehave in the same way on both servers.
+
+    Every few steps one opens to each server and sends garbage, half a
+    message and leaves, stops in the middle of a message for a few steps,
+    or sends a large request and never reads its reply.  Both servers must
+    close a connection that sent garbage, and every other client must keep
+    getting its updates: each step's barrier waits for every client."""
+
+    KINDS = ("garbage", "half", "stall", "large")
+
+    def __init__(self, rng, paths, large):
+        self.rng = rng
+        self.paths = paths          # The two servers' sockets.
+        self.large = large          # Bytes of a "large" request.
+        self.stalled = []           # [steps left, conns] stopped mid-message.
+        self.counts = dict.fromkeys(self.KINDS, 0)
+
+    def connect(self, kind):
+        return [Conn(p, "%s:%s" % ("AB"[i], kind))
+                for i, p in enumerate(self.paths)]
+
+    @staticmethod
+    def outcome(conn, timeout=10.0):
+        """"closed" once the server closes CONN, "open" after TIMEOUT s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return "open"
+            ready, _, _ = select.select([conn.sock], [], [], left)
+            try:
+                if ready and not conn.sock.recv(1 << 16):
+                    return "closed"
+            except OSError:
+                return "closed"
+
+    def step(self):
+        """Closes the stalled connections whose time is up, and maybe starts
+        one that misbehaves.  Returns [(what, outcomes)] to compare."""
+        for x in self.stalled:
+            x[0] -= 1
+            if x[0] <= 0:
+                for c in x[1]:
+                    c.close()
+        self.stalled = [x for x in self.stalled if x[0] > 0]
+        r = self.rng
+        if r.random() >= 0.05:
+            return []
+        kind = r.choice(self.KINDS)
+        self.counts[kind] += 1
+        conns = self.connect(kind)
+        result = []
+        if kind == "garbage":
+            # A message cannot begin with "}".
+            data = b"}" + bytes(r.randrange(256)
+                                for _ in range(r.randint(0, 64)))
+            for c in conns:
+                c.sock.sendall(data)
+            result.append(("garbage %s" % data[:16].hex(),
+                           [self.outcome(c) for c in conns]))
+            for c in conns:
+                c.close()
+        elif kind == "half":
+            data = (b'{"method":"echo","id":1,"params":["'
+                    + b"x" * r.randint(1, 100000))
+            for c in conns:
+                c.sock.sendall(data)
+                c.close()
+        elif kind == "stall":
+            data = b'{"method":"transact","id":1,"params":["%s",{"op":' % (
+                DB.encode())
+            for c in conns:
+                c.sock.sendall(data)
+            self.stalled.append([r.randint(1, 20), conns])
+        else:
+            data = json.dumps({"method": "echo", "id": 1,
+                               "params": ["y" * self.large]}).encode()
+            for c in conns:
+                c.sock.sendall(data)
+                c.close()
+        return result
+
+
 class Run:
     """The whole run: writer, clients, steps and comparisons."""
 
@@ -527,6 +611,11 @@ class Run:
         wb = Conn(args.b, "B:writer")
         self.writer = Writer(random.Random(args.seed * 7919 + 1), wa, wb,
                              args.stock_defects)
+        # Its own random numbers, so that the rest of a seed's run is the
+        # same with or without it.
+        self.hostile = (Hostile(random.Random(args.seed * 104729 + 2),
+                                [args.a, args.b], args.hostile_large)
+                        if args.hostile else None)
         self.clients = []
         self.shared_specs = [self.monitor_spec() for _ in range(3)]
         assert all(x is not None for x in self.shared_specs)
@@ -772,6 +861,15 @@ class Run:
         self.txns += 1
         if w.resync:
             self.resync()
+        for what, (a, b) in (self.hostile.step() if self.hostile else []):
+            if a != b or a != "closed":
+                self.mismatches += 1
+                print("MISMATCH at step %d, seed %d, hostile client, %s: "
+                      "A's connection is %s, B's %s (both must be closed)"
+                      % (self.steps, self.args.seed, what, a, b), flush=True)
+                if not self.args.keep_going:
+                    self.finish()
+                    sys.exit(1)
         for cl in self.clients:
             self.act(cl)
         self.barrier()
@@ -837,6 +935,10 @@ class Run:
                   self.steps, self.txns, self.compared, self.mismatches,
                   self.committed, len(m.roots), len(m.children),
                   len(m.bigs)), flush=True)
+        if self.hostile:
+            print("differential: hostile clients: %s" % ", ".join(
+                "%d %s" % (n, k) for k, n in self.hostile.counts.items()),
+                flush=True)
 
 
 def main():
@@ -857,6 +959,13 @@ def main():
                    "every kind of change (a second identical monitor's "
                    "initial reply misses the inserts and deletes since "
                    "the first began)")
+    p.add_argument("--hostile", action="store_true",
+                   help="every few steps a connection to both servers "
+                   "sends garbage, half a message, stops in the middle of "
+                   "one, or sends a --hostile-large request it never reads")
+    p.add_argument("--hostile-large", type=int, default=1 << 20,
+                   metavar="BYTES", help="size of a large request "
+                   "(default 1 MB)")
     p.add_argument("--verbose", action="store_true",
                    help="print every message of a step that differs")
     p.add_argument("--keep-going", action="store_true",

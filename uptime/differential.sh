@@ -32,6 +32,11 @@ every reply and notification each client receives.
                     (uptime/planted/drop-row.patch): the run must find it
   --stock-defects   let the workload do what stock gets wrong (see
                     uptime/differential.py --help)
+  --no-hostile      no misbehaving clients (by default, every few steps a
+                    connection sends garbage, half a message, stops in the
+                    middle of one or sends 1 MB it never reads the reply
+                    of: both servers must close the one that sent garbage,
+                    with a log line, and every other client goes on)
   --valgrind        run the candidate (B) under valgrind's memcheck: any
                     error or definitely lost block fails the seed
   --record          write the summary to bench/results/
@@ -55,6 +60,7 @@ CLIENTS=12
 PLANT=0
 VALGRIND=0
 STOCK_DEFECTS=()
+HOSTILE=(--hostile)
 RECORD=0
 RESULTS_DIR="$TOP/bench/results"
 
@@ -65,6 +71,7 @@ parse_args() {
         -h|--help) usage; exit 0 ;;
         --plant) PLANT=1; shift; continue ;;
         --valgrind) VALGRIND=1; shift; continue ;;
+        --no-hostile) HOSTILE=(); shift; continue ;;
         --stock-defects) STOCK_DEFECTS=(--stock-defects); shift; continue ;;
         --record) RECORD=1; shift; continue ;;
         --base|--seeds|--first-seed|--txns|--clients|--results-dir)
@@ -140,6 +147,21 @@ stop_servers() {
     return $rc
 }
 
+# cut_off_logged DIR: if hostile clients sent garbage in the seed's run in
+# DIR, both servers logged cutting one off.
+cut_off_logged() {
+    local d=$1 side n rc=0
+    n=$(sed -n 's/^differential: hostile clients: \([0-9]*\) garbage.*/\1/p' "$d/out")
+    [ "${n:-0}" -gt 0 ] || return 0
+    for side in A B; do
+        grep -qE 'error parsing stream|received bad JSON-RPC message' "$d/$side/log" || {
+            echo "differential: the $side server has no log line for the $n clients that sent garbage (see $d/$side/log)"
+            rc=1
+        }
+    done
+    return $rc
+}
+
 # run_seed SEED: one seed's run; appends its closing line to $WORK/lines.
 run_seed() {
     local seed=$1 d="$WORK/seed-$1" rc=0
@@ -147,11 +169,14 @@ run_seed() {
     start_server B "$d/B" >>"$LOG" 2>&1
     /usr/bin/python3 "$TOP/uptime/differential.py" --a "$d/A/sock" --b "$d/B/sock" \
         --seed "$seed" --txns "$TXNS" --clients "$CLIENTS" "${STOCK_DEFECTS[@]}" \
-        >"$d/out" 2>&1 || rc=$?
+        "${HOSTILE[@]}" >"$d/out" 2>&1 || rc=$?
     stop_servers "$d" >>"$d/out" 2>&1 || rc=1
+    cut_off_logged "$d" >>"$d/out" 2>&1 || rc=1
     cat "$d/out" >>"$LOG"
     grep -E '^differential: [0-9]+ steps' "$d/out" | tail -n1 | sed "s/^/seed $seed: /" >>"$WORK/lines" ||
         echo "seed $seed: no closing line" >>"$WORK/lines"
+    grep -E '^differential: hostile clients:' "$d/out" | tail -n1 |
+        sed "s/^differential: /seed $seed: /" >>"$WORK/lines" || true
     if [ $rc -ne 0 ]; then
         grep -E -A4 '^MISMATCH|Error|differential: the' "$d/out" | head -n 12 | sed 's/^/  | /'
     fi
@@ -181,6 +206,7 @@ messages_compared=$(total 'messages compared')
 mismatches=$(total mismatches)
 stock_defects=$([ ${#STOCK_DEFECTS[@]} -gt 0 ] && echo yes || echo no)
 candidate_under=$([ "$VALGRIND" = 1 ] && echo valgrind || echo none)
+hostile_clients=$(total garbage) garbage, $(total half) half messages, $(total stall) stalled, $(total large) large
 result=$1
 EOF
     stage "differential: result in $out"
@@ -203,7 +229,7 @@ main() {
     for ((seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++)); do
         stage "differential: seed $seed, $TXNS transactions, $CLIENTS clients"
         run_seed "$seed" || failed=$((failed + 1))
-        tail -n1 "$WORK/lines"
+        grep "^seed $seed: [0-9]* steps" "$WORK/lines" || echo "seed $seed: no closing line"
     done
     trap - EXIT
     echo "differential: $SEEDS seeds, $(total 'transactions,') transactions, $(total 'messages compared') messages compared, $(total mismatches) mismatches, $failed seeds failed"

@@ -5,23 +5,39 @@
 # "SECONDS PHASE rss:KB COUNTER:VALUE...", PHASE "run" during the workload
 # and "left" once every client has left.  Prints "key=value" lines:
 #
-#   VARIANT_rss_warmup_kb      RSS at the first sample after WARMUP seconds
+#   VARIANT_rss_warmup_kb      the lowest RSS of the first window after WARMUP
+#                              seconds (a spike of a large update may come
+#                              at any sample)
 #   VARIANT_rss_end_kb         RSS at the last sample of the workload
 #   VARIANT_rss_left_kb        RSS once every client has left
 #   VARIANT_rss_slope_kb_per_h growth of RSS after the warm-up, least squares
+#                              over every sample (spikes of large updates
+#                              make it noisy: for information)
+#   VARIANT_floor_slope_kb_per_h
+#                              growth of the RSS floor after the warm-up: the
+#                              least-squares slope of the lowest RSS of each
+#                              window of SOAK_WINDOW seconds (default 300),
+#                              which a leak raises and a spike does not
+#   VARIANT_floor_slope_se_kb_per_h
+#                              its standard error (the noise of the floors)
 #   VARIANT_slopes             the same for every counter, per hour
 #   VARIANT_left               counters of clients' state still non-zero once
 #                              every client has left (none is the goal)
 #   VARIANT_rss_slope_excess_kb_per_h
-#                              for each variant after the first: its RSS
+#                              for each variant after the first: its floor
 #                              slope minus the first's, or minus 0 if the
 #                              first's shrinks (stock's RSS falls as a
 #                              backlog it built drains: that is no room
 #                              for the other to grow)
+#   VARIANT_rss_slope_bound_kb_per_h
+#                              the bound on that excess: RSS_BOUND, or 3
+#                              standard errors of the difference of the two
+#                              floor slopes if that is more (the excess must
+#                              be within the noise of the measurement)
 #   VARIANT_return_excess_kb   its (left - warmup) minus the first's, or
 #                              minus 0 if the first's is below its warm-up
 #   result, why                pass, or FAIL and the reasons: an RSS slope
-#                              excess over RSS_BOUND, a return excess over
+#                              excess over its bound, a return excess over
 #                              RETURN_BOUND, or anything left
 set -euo pipefail
 
@@ -33,12 +49,13 @@ shift 4
 # must be gone once every client has left.
 CLIENT_STATE="monitors sessions json-caches notifications backlog"
 
+WINDOW=${SOAK_WINDOW:-300}
 why=()
 first=''
 for v in "$@"; do
     f="$work/$v/samples"
     [ -s "$f" ] || { echo "verdict.sh: no samples in $f" >&2; exit 2; }
-    awk -v v="$v" -v warmup="$warmup" -v state="$CLIENT_STATE" '
+    awk -v v="$v" -v warmup="$warmup" -v state="$CLIENT_STATE" -v window="$WINDOW" '
     # The least-squares slope, per hour, of counter "key" over the samples
     # after the warm-up; a counter missing from a sample is 0 there.
     function fit(key,    mt, mv, sxy, sxx, i) {
@@ -58,6 +75,45 @@ for v in "$@"; do
             sxx += (T[i] - mt) ^ 2
         }
         return sxx ? sxy / sxx * 3600 : 0
+    }
+    # The floor: the lowest RSS of each window after the warm-up; its
+    # least-squares slope per hour in "slope" and the standard error of
+    # the slope in "se" (0 with fewer than 3 windows).
+    function floor_fit(    w, k, m, mt, mv, sxy, sxx, a, e, res) {
+        m = 0
+        for (w in FLOOR) {
+            m++
+            FT[m] = (w + 0.5) * window
+            FV[m] = FLOOR[w]
+        }
+        slope = se = 0
+        if (m < 2) {
+            return
+        }
+        mt = mv = 0
+        for (k = 1; k <= m; k++) {
+            mt += FT[k]
+            mv += FV[k]
+        }
+        mt /= m
+        mv /= m
+        sxy = sxx = 0
+        for (k = 1; k <= m; k++) {
+            sxy += (FT[k] - mt) * (FV[k] - mv)
+            sxx += (FT[k] - mt) ^ 2
+        }
+        if (!sxx) {
+            return
+        }
+        slope = sxy / sxx
+        a = mv - slope * mt
+        res = 0
+        for (k = 1; k <= m; k++) {
+            e = FV[k] - a - slope * FT[k]
+            res += e * e
+        }
+        se = m > 2 ? sqrt(res / (m - 2) / sxx) * 3600 : 0
+        slope *= 3600
     }
     {
         t = $1
@@ -81,11 +137,16 @@ for v in "$@"; do
         if (t < warmup) {
             next
         }
-        if (rss_warmup == "") {
-            rss_warmup = row["rss"]
+        if (rss_warmup == "" || (int(t / window) == first_w && row["rss"] + 0 < rss_warmup)) {
+            rss_warmup = row["rss"] + 0
+            first_w = int(t / window)
         }
         n++
         T[n] = t
+        w = int(t / window)
+        if (!(w in FLOOR) || row["rss"] + 0 < FLOOR[w]) {
+            FLOOR[w] = row["rss"] + 0
+        }
         for (k in row) {
             keys[k] = 1
             V[n, k] = row[k] + 0
@@ -96,6 +157,9 @@ for v in "$@"; do
         printf "%s_rss_end_kb=%s\n", v, rss_end
         printf "%s_rss_left_kb=%s\n", v, rss_left
         printf "%s_rss_slope_kb_per_h=%.0f\n", v, fit("rss")
+        floor_fit()
+        printf "%s_floor_slope_kb_per_h=%.0f\n", v, slope
+        printf "%s_floor_slope_se_kb_per_h=%.0f\n", v, se
         slopes = ""
         for (k in keys) {
             if (k != "rss") {
@@ -115,16 +179,23 @@ get() {
 # Every variant after the first against the first (stock).
 for v in "$@"; do
     [ "$v" != "$first" ] || continue
-    ref_slope=$(get "$first" "${first}_rss_slope_kb_per_h")
+    ref_slope=$(get "$first" "${first}_floor_slope_kb_per_h")
     [ "$ref_slope" -ge 0 ] || ref_slope=0
+    # 3 standard errors of the difference of the two slopes, in kB/h.
+    noise=$(awk -v a="$(get "$first" "${first}_floor_slope_se_kb_per_h")" \
+                -v b="$(get "$v" "${v}_floor_slope_se_kb_per_h")" \
+                'BEGIN { printf "%.0f", 3 * sqrt(a * a + b * b) }')
+    bound=$rss_bound
+    [ "$noise" -le "$bound" ] || bound=$noise
     ref_return=$(( $(get "$first" "${first}_rss_left_kb") - $(get "$first" "${first}_rss_warmup_kb") ))
     [ "$ref_return" -ge 0 ] || ref_return=0
-    slope_excess=$(( $(get "$v" "${v}_rss_slope_kb_per_h") - ref_slope ))
+    slope_excess=$(( $(get "$v" "${v}_floor_slope_kb_per_h") - ref_slope ))
     return_excess=$(( $(get "$v" "${v}_rss_left_kb") - $(get "$v" "${v}_rss_warmup_kb") - ref_return ))
     echo "${v}_rss_slope_excess_kb_per_h=$slope_excess"
+    echo "${v}_rss_slope_bound_kb_per_h=$bound"
     echo "${v}_return_excess_kb=$return_excess"
-    [ "$slope_excess" -le "$rss_bound" ] ||
-        why+=("$v RSS grows $slope_excess kB/h faster than $first's (bound $rss_bound)")
+    [ "$slope_excess" -le "$bound" ] ||
+        why+=("$v RSS floor grows $slope_excess kB/h faster than $first's (bound $bound)")
     [ "$return_excess" -le "$return_bound" ] ||
         why+=("$v RSS stays $return_excess kB further above its warm-up than $first's once the clients left (bound $return_bound)")
 done
