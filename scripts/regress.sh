@@ -344,7 +344,11 @@ report_rows() {
         echo "chaos: result|$(val result)"
         ;;
     soak)
-        echo "soak: duration, patched RSS slope|$(val duration_s) s, $(val patched_rss_slope_kb_per_h) kB/h (stock $(val stock_rss_slope_kb_per_h))"
+        if [ -n "$(val patched_floor_slope_kb_per_h)" ]; then
+            echo "soak: duration, RSS floor slope excess|$(val duration_s) s, $(val patched_rss_slope_excess_kb_per_h) kB/h over stock (bound $(val patched_rss_slope_bound_kb_per_h)); left: $(val patched_left)"
+        else
+            echo "soak: duration, patched RSS slope|$(val duration_s) s, $(val patched_rss_slope_kb_per_h) kB/h (stock $(val stock_rss_slope_kb_per_h))"
+        fi
         echo "soak: result|$(val result)"
         ;;
     fuzz|fuzz-longest)
