@@ -192,11 +192,19 @@ bin() {
     esac
 }
 
-# appctl VARIANT ARGS...: ovs-appctl to VARIANT's server.
+# server_appctl VARIANT NAME ARGS...: ovs-appctl to VARIANT's server NAME
+# (ovsdb-server, or a cluster member mN).
+server_appctl() {
+    local v=$1 name=$2
+    shift 2
+    "$(bin "$v" ovs-appctl)" -t "$WORK/$v/$name.ctl" "$@"
+}
+
+# appctl VARIANT ARGS...: ovs-appctl to the server VARIANT's clients use.
 appctl() {
     local v=$1
     shift
-    "$(bin "$v" ovs-appctl)" -t "$WORK/$v/ovsdb-server.ctl" "$@"
+    server_appctl "$v" ovsdb-server "$@"
 }
 
 PIDS_TO_KILL=()
@@ -379,7 +387,7 @@ churn() {
 # counters VARIANT NAME [PREFIX]: "PREFIXNAME:VALUE" for each counter of
 # "memory/show" of VARIANT's server NAME.
 counters() {
-    "$(bin "$1" ovs-appctl)" -t "$WORK/$1/$2.ctl" memory/show 2>/dev/null |
+    server_appctl "$1" "$2" memory/show 2>/dev/null |
         tr ' ' '\n' | grep ':' | sed "s/^/${3:-}/" | tr '\n' ' '
 }
 
@@ -436,8 +444,7 @@ compact() {
             appctl "$v" ovsdb-server/compact >/dev/null
         fi
         for m in $(members "$v"); do
-            "$(bin "$v" ovs-appctl)" -t "$WORK/$v/$m.ctl" ovsdb-server/compact \
-                >/dev/null
+            server_appctl "$v" "$m" ovsdb-server/compact >/dev/null
         done
     done
 }

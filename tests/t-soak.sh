@@ -133,6 +133,19 @@ samples "$WORK/stays-up" stock 10000 0 10100
 samples "$WORK/stays-up" patched 9000 0 19000
 verdict_case stays-up FAIL 'patched RSS stays 9900 kB further above'
 
+# nothing_left PREFIX SUMMARY: case PREFIX-VARIANT-nothing-left for each
+# side: SUMMARY says the server held nothing of its clients once they left.
+nothing_left() {
+    local v
+    for v in stock patched; do
+        if grep -qx "${v}_left=none" "$2"; then
+            ok "$1-$v-nothing-left"
+        else
+            fail "$1-$v-nothing-left" "$(grep "^${v}_left=" "$2")"
+        fi
+    done
+}
+
 # --- A short run of stock and patched side by side. -------------------------
 # The bench trees of the default base (built by t-bench-monitor, or here).
 RESULTS="$WORK/results"
@@ -148,12 +161,8 @@ if [ -z "$summary_file" ]; then
     fail run-summary "no summary file; end of output: $(tail -n5 "$WORK/run.out")"
 else
     ok run-summary
+    nothing_left run "$summary_file"
     for v in stock patched; do
-        if grep -qx "${v}_left=none" "$summary_file"; then
-            ok "run-$v-nothing-left"
-        else
-            fail "run-$v-nothing-left" "$(grep "^${v}_left=" "$summary_file")"
-        fi
         n=$(grep -c ' run ' "${summary_file%.summary}.$v.samples" || true)
         if [ "$n" -ge 5 ]; then
             ok "run-$v-samples"
@@ -189,12 +198,8 @@ elif ! grep -qx 'cluster=3 members and a relay' "$summary_file"; then
     fail cluster-summary "$(grep '^cluster=' "$summary_file")"
 else
     ok cluster-summary
+    nothing_left cluster "$summary_file"
     for v in stock patched; do
-        if grep -qx "${v}_left=none" "$summary_file"; then
-            ok "cluster-$v-nothing-left"
-        else
-            fail "cluster-$v-nothing-left" "$(grep "^${v}_left=" "$summary_file")"
-        fi
         # The relay's clients, and every member's RSS and counters.
         last=$(awk '$2 == "run"' "${summary_file%.summary}.$v.samples" | tail -n1)
         missing=''

@@ -56,64 +56,60 @@ for v in "$@"; do
     f="$work/$v/samples"
     [ -s "$f" ] || { echo "verdict.sh: no samples in $f" >&2; exit 2; }
     awk -v v="$v" -v warmup="$warmup" -v state="$CLIENT_STATE" -v window="$WINDOW" '
-    # The least-squares slope, per hour, of counter "key" over the samples
-    # after the warm-up; a counter missing from a sample is 0 there.
-    function fit(key,    mt, mv, sxy, sxx, i) {
-        if (n < 2) {
-            return 0
-        }
-        mt = mv = 0
-        for (i = 1; i <= n; i++) {
-            mt += T[i]
-            mv += V[i, key]
-        }
-        mt /= n
-        mv /= n
-        sxy = sxx = 0
-        for (i = 1; i <= n; i++) {
-            sxy += (T[i] - mt) * (V[i, key] - mv)
-            sxx += (T[i] - mt) ^ 2
-        }
-        return sxx ? sxy / sxx * 3600 : 0
-    }
-    # The floor: the lowest RSS of each window after the warm-up; its
-    # least-squares slope per hour in "slope" and the standard error of
-    # the slope in "se" (0 with fewer than 3 windows).
-    function floor_fit(    w, k, m, mt, mv, sxy, sxx, a, e, res) {
-        m = 0
-        for (w in FLOOR) {
-            m++
-            FT[m] = (w + 0.5) * window
-            FV[m] = FLOOR[w]
-        }
+    # lsq(m): the least-squares fit of Y[1..m] against X[1..m] (seconds):
+    # its slope per hour in "slope", and the standard error of the slope
+    # per hour in "se" (0 with fewer than 3 points); both 0 if there is
+    # no fit.
+    function lsq(m,    k, mx, my, sxy, sxx, a, e, res) {
         slope = se = 0
         if (m < 2) {
             return
         }
-        mt = mv = 0
+        mx = my = 0
         for (k = 1; k <= m; k++) {
-            mt += FT[k]
-            mv += FV[k]
+            mx += X[k]
+            my += Y[k]
         }
-        mt /= m
-        mv /= m
+        mx /= m
+        my /= m
         sxy = sxx = 0
         for (k = 1; k <= m; k++) {
-            sxy += (FT[k] - mt) * (FV[k] - mv)
-            sxx += (FT[k] - mt) ^ 2
+            sxy += (X[k] - mx) * (Y[k] - my)
+            sxx += (X[k] - mx) ^ 2
         }
         if (!sxx) {
             return
         }
         slope = sxy / sxx
-        a = mv - slope * mt
+        a = my - slope * mx
         res = 0
         for (k = 1; k <= m; k++) {
-            e = FV[k] - a - slope * FT[k]
+            e = Y[k] - a - slope * X[k]
             res += e * e
         }
         se = m > 2 ? sqrt(res / (m - 2) / sxx) * 3600 : 0
         slope *= 3600
+    }
+    # The slope, per hour, of counter "key" over the samples after the
+    # warm-up; a counter missing from a sample is 0 there.
+    function fit(key,    i) {
+        for (i = 1; i <= n; i++) {
+            X[i] = T[i]
+            Y[i] = V[i, key]
+        }
+        lsq(n)
+        return slope
+    }
+    # The floor: the lowest RSS of each window after the warm-up, fitted
+    # with lsq().
+    function floor_fit(    w, m) {
+        m = 0
+        for (w in FLOOR) {
+            m++
+            X[m] = (w + 0.5) * window
+            Y[m] = FLOOR[w]
+        }
+        lsq(m)
     }
     {
         t = $1
