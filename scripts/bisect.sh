@@ -51,7 +51,7 @@ bisect_series() {
         n=$((n + 1))
         stage "bisect $base: [$n/${#todo[@]}] $(git -C "$tree" log -1 --format=%s "$c")"
         git -C "$wt" checkout -q --detach "$c"
-        if ! (OVS_SRC="$wt" FORCE=1 "$TOP/build.sh" build --ovs-src "$wt" &&
+        if ! (build_tree "$wt" &&
               cd "$wt" && make check TESTSUITEFLAGS="-j$(nproc) -k json") >>"$LOG" 2>&1; then
             echo "bisect: commit $c of $base does not build or pass -k json"
             return 1

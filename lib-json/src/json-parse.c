@@ -1043,6 +1043,21 @@ real_value(const char *s, size_t len, double *out)
     return ok;
 }
 
+/* A number token that ends at offset 'pos' of this feed, inside a member
+ * kept as text, has 'n' bytes from a null byte on, which do not count (see
+ * input_number()).  Takes them out of the text too, so that the text, read
+ * as a C string, has the value that the parser saw. */
+static void
+drop_text_tail(struct json_parser *p, long long pos, size_t n)
+{
+    const char *end = feed_byte(p, pos);
+
+    ds_put_buffer(&p->text, p->text_from, end - p->text_from);
+    p->text_from = end;
+    p->text.length -= n;
+    p->text.string[p->text.length] = '\0';
+}
+
 /* The number token [s, s + len): OVS's rules.  An integer that fits "long
  * long int" (exponent included, when exact) is JSON_INTEGER, anything else
  * a JSON_REAL; negative zero becomes zero.  Like OVS, which handles the
@@ -1057,7 +1072,12 @@ input_number(struct json_parser *p, const char *s, size_t len, long long pos)
     long long int integer;
     double real;
 
-    len = nul ? (size_t) (nul - s) : len;
+    if (OVSJSON_UNLIKELY(nul != NULL)) {
+        if (p->text_height != 0) {
+            drop_text_tail(p, pos, len - (size_t) (nul - s));
+        }
+        len = nul - s;
+    }
     err = number_cut(s, s + len, &np);
     if (!err) {
         significand_of(&np, &sig);

@@ -84,10 +84,7 @@ static void
 check_text_member(const char *data, size_t size, size_t split,
                   const struct json *full)
 {
-    if (full->type != JSON_OBJECT || !shash_count(json_object(full))
-        || memchr(data, '\0', size)) {
-        /* A null byte ends a number token, as in OVS, so a text that holds
-         * one is not the C string of its bytes (in OVS either). */
+    if (full->type != JSON_OBJECT || !shash_count(json_object(full))) {
         return;
     }
 
@@ -117,7 +114,10 @@ check_text_member(const char *data, size_t size, size_t split,
             const char *t = json_serialized_object(b);
             struct json *reparsed = json_from_string(t);
 
-            REQUIRE(memmem(data, size, t, strlen(t)));
+            /* The input's own bytes, but for those of a number from a
+             * null byte on, which do not count (in the value either). */
+            REQUIRE(memchr(data, '\0', size) || memmem(data, size, t,
+                                                        strlen(t)));
             REQUIRE(json_equal(a, reparsed));
             json_destroy(reparsed);
         }

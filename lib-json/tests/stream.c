@@ -1340,6 +1340,23 @@ test_text_member(void)
         doc_destroy(&doc);
     }
 
+    /* The bytes of a number from a null byte on do not count, in the text
+     * either, however the input is split. */
+    static const char nul[] = "{\"prev_data\": [1\0009, {\"n\": 2\0\0}],"
+                              " \"b\": 4\0005}";
+    struct json *nul_full = json_from_buffer(nul, sizeof nul - 1);
+    char label[64];
+    for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
+        struct json *got = text_parse(nul, sizeof nul - 1, "prev_data",
+                                      pieces[k]);
+        snprintf(label, sizeof label, "null byte in a number by %zu",
+                 pieces[k]);
+        n_runs++;
+        check_text(label, nul_full, got, "prev_data", "[1, {\"n\": 2}]");
+        json_destroy(got);
+    }
+    json_destroy(nul_full);
+
     /* Only the outermost object's members count. */
     static const char nested[] = "[{\"prev_data\": {\"a\": 1}}]";
     struct json *full = json_from_string(nested);
@@ -1348,9 +1365,9 @@ test_text_member(void)
     json_destroy(full);
     json_destroy(got);
 
-    end("text members: %zu parses of 6 generated documents fed whole and "
-        "by 1, 3, 7, 4096 bytes: the input's own bytes, the rest as usual",
-        n_runs);
+    end("text members: %zu parses of 6 generated documents and a number "
+        "with a null byte, fed whole and by 1, 3, 7, 4096 bytes: the input's "
+        "own bytes, the rest as usual", n_runs);
 }
 
 /* True if objects 'a' and 'b' have the same members, equal but for the
