@@ -143,7 +143,7 @@ bench_tree() {
         stage "configuring $base-$variant (boot.sh, configure CFLAGS='$BENCH_CFLAGS')"
         (
             cd "$wt"
-            bench_ccache_env
+            use_ccache
             run ./boot.sh || die "boot.sh failed in $wt"
             run ./configure PYTHON3=/usr/bin/python3 CFLAGS="$BENCH_CFLAGS" \
                 CC="ccache $OVS_GCC" || die "configure failed in $wt"
@@ -154,7 +154,7 @@ bench_tree() {
     stage "building $base-$variant ($what)"
     (
         cd "$wt"
-        bench_ccache_env
+        use_ccache
         if [ ${#targets[@]} -gt 0 ]; then
             # "make all" builds BUILT_SOURCES (generated headers) first;
             # explicit targets do not, so build them here.
@@ -173,11 +173,6 @@ bench_tree() {
     stage "built $base-$variant"
 }
 
-bench_ccache_env() {
-    export CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=1
-    export CCACHE_DIR="$BUILD/ccache"
-}
-
 # True if every make target exists in the tree.
 bench_have_targets() {
     local wt=$1 t
@@ -193,15 +188,11 @@ bench_tree_prepare() {
     shift 5
     if [ ! -e "$wt/.git" ]; then
         stage "creating worktree $base-$variant"
-        git -C "$src" worktree prune
-        run git -C "$src" worktree add --detach "$wt" "$start" ||
-            die "git worktree add $wt failed"
     else
         stage "resetting worktree $base-$variant to $start"
         git -C "$wt" am --abort >/dev/null 2>&1 || true
-        run git -C "$wt" checkout -q -f --detach "$start" ||
-            die "checkout of $start in $wt failed"
     fi
+    worktree_at "$src" "$wt" "$start"
     rm -f "$wt/.bench-stamp" "$wt/.bench-configured"
     if [ "$start" != "pristine/$base" ]; then
         # As in build/ovs-BASE itself.

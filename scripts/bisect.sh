@@ -41,11 +41,7 @@ bisect_series() {
         [ -n "$k" ] || { echo "bisect: patches/$base/series has no series $upto"; return 1; }
         [ "$k" -ge "${#commits[@]}" ] || todo=("${commits[@]:0:$k}")
     fi
-    if [ ! -d "$wt" ]; then
-        mkdir -p "$BUILD/test"
-        git -C "$tree" worktree prune
-        git -C "$tree" worktree add -f --detach "$wt" "${commits[0]}"
-    fi
+    worktree_at "$tree" "$wt" "${commits[0]}"
     restore_packaging "$tree" "$wt" "$base"
     for c in "${todo[@]}"; do
         n=$((n + 1))

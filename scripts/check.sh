@@ -81,14 +81,7 @@ check_workdir() {
         WORK="$BUILD/check/$kind-$SERIES_BASE"
         local rev
         rev=$(git_tree rev-parse HEAD)
-        if [ ! -e "$WORK/.git" ]; then
-            mkdir -p "$BUILD/check"
-            git_tree worktree prune
-            run git -C "$TREE" worktree add -f --detach "$WORK" "$rev" ||
-                die "cannot make a worktree of $TREE in $WORK"
-        fi
-        git -C "$WORK" checkout -q -f --detach "$rev" ||
-            die "cannot check out $rev in $WORK"
+        worktree_at "$TREE" "$WORK" "$rev"
         restore_packaging "$TREE" "$WORK" "$SERIES_BASE"
         return 0
     fi
@@ -527,12 +520,7 @@ stock_worktree() {
     local kind=$1 cc=$2 cflags=$3
     STOCK_TREE="$BUILD/check/$kind-stock-$SERIES_BASE"
     git -C "$WORK" rev-parse -q --verify "base/$SERIES_BASE" >/dev/null || return 1
-    if [ ! -e "$STOCK_TREE/.git" ]; then
-        git -C "$WORK" worktree prune
-        run git -C "$WORK" worktree add -f --detach "$STOCK_TREE" "base/$SERIES_BASE" ||
-            die "cannot make a stock worktree in $STOCK_TREE"
-    fi
-    git -C "$STOCK_TREE" checkout -q -f --detach "base/$SERIES_BASE"
+    worktree_at "$WORK" "$STOCK_TREE" "base/$SERIES_BASE"
     restore_packaging "$TREE" "$STOCK_TREE" "$SERIES_BASE" 2>/dev/null || true
     check_configure "$STOCK_TREE" "$cc" "$cflags"
 }

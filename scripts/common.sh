@@ -196,3 +196,7 @@ need_build_deps() {
     # shellcheck disable=SC2086
     need_pkgs $OVS_BUILD_PKGS
 }
+
+# Worktrees and the compiler cache: scripts/lib/worktree.sh.
+# shellcheck source=lib/worktree.sh
+. "$TOP/scripts/lib/worktree.sh"

@@ -106,10 +106,6 @@ set_opt() {
     esac
 }
 
-fuzz_ccache_env() {
-    export CCACHE_DIR="$BUILD/ccache" CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=1
-}
-
 # The managed tree build/ovs-B with its branch ovs-json-perf/B; fetch and
 # apply when they are missing (never re-apply an existing branch).
 ensure_patched_branch() {
@@ -130,12 +126,8 @@ build_ovs_target() {
     local src="$BUILD/ovs-$BASE" wt="$FZ/ovs" commit key
     commit=$(git -C "$src" rev-parse "ovs-json-perf/$BASE^{commit}")
     key="$commit clang $(clang -dumpversion) ${FUZZ_CFLAGS[*]}"
-    if [ ! -e "$wt/.git" ]; then
-        stage "fuzz: worktree $wt at ovs-json-perf/$BASE"
-        git -C "$src" worktree prune
-        run git -C "$src" worktree add -f --detach "$wt" "$commit" ||
-            die "git worktree add $wt failed (log $LOG)"
-    fi
+    [ -e "$wt/.git" ] || stage "fuzz: worktree $wt at ovs-json-perf/$BASE"
+    worktree_at "$src" "$wt" "$commit"
     if [ "$(cat "$wt/.fuzz-configured" 2>/dev/null)" != "$key" ]; then
         stage "fuzz: configuring $wt (clang, ${FUZZ_CFLAGS[*]})"
         rm -f "$wt/.fuzz-configured"
@@ -144,7 +136,7 @@ build_ovs_target() {
         restore_packaging "$src" "$wt" "$BASE"
         (
             cd "$wt"
-            fuzz_ccache_env
+            use_ccache
             run ./boot.sh || die "boot.sh failed in $wt (log $LOG)"
             run ./configure CC="ccache clang" CFLAGS="${FUZZ_CFLAGS[*]}" \
                 PYTHON3="$PYTHON3" --disable-shared ||
@@ -155,7 +147,7 @@ build_ovs_target() {
     stage "fuzz: make tests/oss-fuzz/json_parser_target (BUILT_SOURCES first)"
     (
         cd "$wt"
-        fuzz_ccache_env
+        use_ccache
         # shellcheck disable=SC2016
         printf 'fuzz-built-sources: $(BUILT_SOURCES)\n.PHONY: fuzz-built-sources\n' \
             >.fuzz-built-sources.mk
@@ -176,7 +168,7 @@ stock_json_object() {
     rm -rf "$stock"
     mkdir -p "$stock"
     git -C "$src" archive "base/$BASE" lib include | tar -x -C "$stock"
-    fuzz_ccache_env
+    use_ccache
     run ccache clang -DHAVE_CONFIG_H -I"$stock" -I"$stock/include" -I"$stock/lib" \
         -I"$wt" -I"$wt/include" -I"$wt/lib" "${FUZZ_CFLAGS[@]}" \
         -c "$stock/lib/json.c" -o "$FZ/stock-json.o" ||

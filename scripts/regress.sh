@@ -207,12 +207,7 @@ regress_base() {
     local stamp logs="$BUILD/regress/logs-$1"
     stamp=$(date -u +%Y%m%dT%H%M%SZ)
     mkdir -p "$logs" "$RESULTS"
-    if [ ! -d "$stock" ]; then
-        git -C "$tree" worktree prune
-        run git -C "$tree" worktree add -f --detach "$stock" "base/$base" ||
-            die "cannot make a stock worktree of $tree"
-    fi
-    git -C "$stock" checkout -q --detach "base/$base"
+    worktree_at "$tree" "$stock" "base/$base"
     restore_packaging "$tree" "$stock" "$base"
     local which t flags key cached=
     for which in stock patched; do

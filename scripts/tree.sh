@@ -511,12 +511,6 @@ needs_boot() {
 
 CONFIGURE_ARGS=(--enable-Werror "PYTHON3=$PYTHON3" "CC=ccache gcc")
 
-# One compiler cache for every tree under build/: worktrees of the same
-# base at other commits, and rebuilds after a re-apply, hit it.
-use_ccache() {
-    export CCACHE_DIR="$BUILD/ccache" CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=1
-}
-
 build_tree() {
     local tree=$1
     need_build_deps
