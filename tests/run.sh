@@ -18,6 +18,10 @@ export T0 BUILD
 log_start test
 export LOG
 
+# shellcheck source=../scripts/fetch.sh
+. "$TOP/scripts/fetch.sh"
+# shellcheck source=../scripts/tree.sh
+. "$TOP/scripts/tree.sh"
 # shellcheck source=../scripts/bisect.sh
 . "$TOP/scripts/bisect.sh"
 # shellcheck source=lib.sh
