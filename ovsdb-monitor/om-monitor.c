@@ -1143,7 +1143,7 @@ om_monitor_compose_for(struct om_client *c, bool initial,
         }
         if (cacheable) {
             if (json && mon->mode >= OM_CACHE_SERIALIZED) {
-                /* The seed's change: serialize once, before the entry is
+                /* Commit 43e66fc27: serialize once, before the entry is
                  * shared, instead of once per client when sending. */
                 struct json *serialized = json_serialized_object_create(json);
                 json_destroy(json);

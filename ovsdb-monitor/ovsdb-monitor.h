@@ -133,11 +133,11 @@ enum om_cache_mode {
                                  * for each client (ovsdb-server before it
                                  * had a json cache). */
     OM_CACHE_JSON,              /* Cache the composed json tree; serialize it
-                                 * for each client (OVS before the seed's
-                                 * 2021 patch). */
+                                 * for each client (OVS before commit
+                                 * 43e66fc27, 2021). */
     OM_CACHE_SERIALIZED,        /* Cache the update serialized once; sending
-                                 * copies the text (OVS since the seed's
-                                 * patch). */
+                                 * copies the text (OVS since commit
+                                 * 43e66fc27). */
     OM_CACHE_SHARED,            /* OM_CACHE_SERIALIZED, and each whole
                                  * notification is serialized once and
                                  * queued by reference on every client that
@@ -145,8 +145,8 @@ enum om_cache_mode {
                                  * patches/4.0.0/monitor-fanout). */
     OM_CACHE_SHARED_COND,       /* OM_CACHE_SHARED, and conditional clients
                                  * with the same condition share cache
-                                 * entries and notifications too (issue 10,
-                                 * point 3). */
+                                 * entries and notifications too
+                                 * (monitor-fanout 0002). */
 };
 
 const char *om_cache_mode_name(enum om_cache_mode);

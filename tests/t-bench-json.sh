@@ -46,7 +46,7 @@ else
 fi
 cat "$OUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
 
-# The table: for each database a header and the three rows of the seed.
+# The table: for each database a header and its three rows.
 for label in Northbound Southbound; do
     section=$(awk -v l="$label" '
         $0 ~ "^With .* OVN " l " database with .* atoms:$" { on = 1; next }

@@ -266,7 +266,7 @@ else
     fail report-bytes-line "missing 'Updates: ... the same for every client and build'"
 fi
 
-# The seed's table: header, rule and one row per build; the CPU table; the
+# The table of the json-cache report: header, rule and one row per build; the CPU table; the
 # paired ratios.
 missing=
 grep -Eq '^           Count   Min    Max   Median    Mean   95 percentile$' "$OUT" || missing+="header "
