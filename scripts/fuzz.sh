@@ -131,8 +131,6 @@ build_ovs_target() {
     if [ "$(cat "$wt/.fuzz-configured" 2>/dev/null)" != "$key" ]; then
         stage "fuzz: configuring $wt (clang, ${FUZZ_CFLAGS[*]})"
         rm -f "$wt/.fuzz-configured"
-        run git -C "$wt" checkout -q -f --detach "$commit" ||
-            die "checkout of $commit in $wt failed (log $LOG)"
         restore_packaging "$src" "$wt" "$BASE"
         (
             cd "$wt"
