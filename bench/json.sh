@@ -1,20 +1,15 @@
 #!/usr/bin/env bash
 # ./build.sh bench json [--scale quick|default|full] [--base 3.5.0] [--runs N]
 #
-# Reproduces the dump / compaction / RSS table of the seed on synthetic OVN
-# Northbound and Southbound databases, stock OVS against OVS with
-# patches/<base>/series, both built with the same flags (scripts/bench-trees.sh).
+# Reproduces the dump / compaction / RSS table of the ovs-dev proposal this
+# project started from, on synthetic OVN Northbound and Southbound
+# databases, stock OVS against OVS with patches/<base>/series, both built
+# with the same flags (scripts/lib/bench-trees.sh).
 # See bench/README.md.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=scripts/common.sh
-. "$TOP/scripts/common.sh"
-# shellcheck source=scripts/bench-trees.sh
-. "$TOP/scripts/bench-trees.sh"
-# shellcheck source=bench/lib.sh
-. "$TOP/bench/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
     cat <<EOF
@@ -23,7 +18,7 @@ usage: ./build.sh bench json [--scale quick|default|full] [--base BASE] [--runs 
                              [--no-callgrind] [--prepare] [--db nb|sb|both]
 
   --scale        quick (~100k atoms per database), default (~1M), or
-                 full (~12M atoms NB, ~23M atoms SB, like the seed)
+                 full (~12M atoms NB, ~23M atoms SB, like that proposal)
   --base         OVS base version (default $DEFAULT_BASE)
   --runs         measured runs per build and metric, median reported
                  (default 3)
@@ -170,7 +165,7 @@ mapfile -t SERIES_SHA < <(bench_series_files "$BASE" | xargs -r sha1sum | cut -c
 BENCH_MAKE_TARGETS="lib/libopenvswitch.la ovsdb/ovsdb-server ovsdb/ovsdb-client ovsdb/ovsdb-tool utilities/ovs-appctl"
 for v in "${VARIANTS[@]}"; do
     bench_tree "$BASE" "$v"
-    TREE[$v]=$BENCH_TREE
+    TREE[$v]=$(bench_tree_dir "$BASE" "$v")
     if [ "$v" = patched ]; then
         # Fail rather than label results with a series the tree lacks.
         [ "$(bench_series_files "$BASE" | xargs -r -n1 basename | tr '\n' ' ')" = "$(printf '%s ' "${SERIES[@]}" | sed 's/^ $//')" ] ||

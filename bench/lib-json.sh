@@ -24,12 +24,8 @@
 # build/lib-json/bench/results-<UTC time>.txt and bench/lib-json/RESULTS.md.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
-# shellcheck source=../bench/lib.sh
-. "$TOP/bench/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUNS=5
 MB=4

@@ -2,7 +2,13 @@
 # bench/lib.sh: the library of every benchmark in bench/.  Sourced, never
 # run.  Statistics (median), an ovsdb-server on a scratch directory (start,
 # stop, cluster readiness), /proc readings (VmHWM, VmRSS) and heaptrack's
-# figures.  The functions that use a server read BINDIR and SERVER.
+# figures.  The functions that use a server read BINDIR and SERVER.  It
+# loads scripts/lib/bench-trees.sh (the stock and patched builds) and so
+# scripts/lib/common.sh.
+[ -z "${_ojp_bench_lib:-}" ] || return 0
+_ojp_bench_lib=1
+# shellcheck source=../scripts/lib/bench-trees.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/bench-trees.sh"
 
 # die MESSAGE: print MESSAGE as an error and exit 1.
 die() { echo "error: $*" >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ./build.sh bench monitor [--clients N] [--txns K] [--base 3.5.0] ...
 #
-# The fan-out experiment of the monitor pre-serialization seed
+# The fan-out experiment of the ovs-dev proposal on monitor pre-serialization
 # (shared/seeds/003_6680ec491b6dbe8e.txt) on a real ovsdb-server: N clients
 # monitor the whole OVN Southbound database, like ovn-controller with
 # ovn-monitor-all=true, while a writer applies a northd-like workload.
@@ -12,14 +12,8 @@
 # clients; the floor of the per-client cost).  See bench/README.md.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=scripts/common.sh
-. "$TOP/scripts/common.sh"
-# shellcheck source=scripts/bench-trees.sh
-. "$TOP/scripts/bench-trees.sh"
-# shellcheck source=bench/lib.sh
-. "$TOP/bench/lib.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
     cat <<EOF
@@ -265,13 +259,16 @@ done
 if [ -n "${SEEN[control]:-}" ] && [ -z "${SEEN[stock]:-}" ]; then
     SERVERS+=(stock)
 fi
+# Only the programs the benchmark runs (the whole tree takes far longer to
+# build).
+BENCH_MAKE_TARGETS="ovsdb/ovsdb-server ovsdb/ovsdb-client ovsdb/ovsdb-tool utilities/ovs-appctl"
 declare -A TREE
 for v in "${SERVERS[@]}"; do
     case $v in
     before) bench_tree "$BASE" before "$BEFORE_PATCH" ;;
     *) bench_tree "$BASE" "$v" ;;
     esac
-    TREE[$v]=$BENCH_TREE
+    TREE[$v]=$(bench_tree_dir "$BASE" "$v")
     bench_tree_bin "${TREE[$v]}" ovsdb/ovsdb-server >/dev/null
 done
 SERIES_N=$(bench_series_files "$BASE" | wc -l)

@@ -29,12 +29,8 @@
 # does.  Short runs are noisy: quote committed runs of an hour or more.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=scripts/common.sh
-. "$TOP/scripts/common.sh"
-# shellcheck source=scripts/bench-trees.sh
-. "$TOP/scripts/bench-trees.sh"
+# shellcheck source=../scripts/lib/bench-trees.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/bench-trees.sh"
 
 usage() {
     cat <<EOF
@@ -169,7 +165,7 @@ find_bindirs() {
         for v in "${VARIANTS[@]}"; do
             stage "soak: build $v $BASE"
             bench_tree "$BASE" "$v"
-            BINDIR[$v]=$BENCH_TREE
+            BINDIR[$v]=$(bench_tree_dir "$BASE" "$v")
         done
     fi
     for v in "${VARIANTS[@]}"; do

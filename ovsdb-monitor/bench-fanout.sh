@@ -20,8 +20,10 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
+# shellcheck source=../bench/lib.sh
+. "$TOP/bench/lib.sh"
 
 CLIENTS="1 10 100 1000"
 REPS=5
@@ -101,10 +103,10 @@ kv() {
     tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
 }
 
-median() {
-    sort -n | awk '{ v[NR] = $1 } END {
-        if (NR % 2) print v[(NR + 1) / 2];
-        else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+# imedian VALUE...: the median of the values (bench/lib.sh), rounded to an
+# integer.
+imedian() {
+    printf '%.0f\n' "$(median "$@")"
 }
 
 declare -A LINE IR_INIT IR_UPD
@@ -190,12 +192,12 @@ table() {
             bbuf=$(kv ${pre}bytes_buffered "$line")
             if [ "$sect" = init ]; then
                 ir=${IR_INIT[$n,$m]:-} ref_ir=${IR_INIT[$n,$REF]:-}
-                w=$(tr ' ' '\n' <<<"${WALL_INIT[$n,$m]}" | grep . | median)
-                ref_w=$(tr ' ' '\n' <<<"${WALL_INIT[$n,$REF]}" | grep . | median)
+                w=$(imedian ${WALL_INIT[$n,$m]})
+                ref_w=$(imedian ${WALL_INIT[$n,$REF]})
             else
                 ir=${IR_UPD[$n,$m]:-} ref_ir=${IR_UPD[$n,$REF]:-}
-                w=$(tr ' ' '\n' <<<"${WALL_UPD[$n,$m]}" | grep . | median)
-                ref_w=$(tr ' ' '\n' <<<"${WALL_UPD[$n,$REF]}" | grep . | median)
+                w=$(imedian ${WALL_UPD[$n,$m]})
+                ref_w=$(imedian ${WALL_UPD[$n,$REF]})
             fi
             printf '%7s  %-16s %6s %6s %7s %12s %12s %14s %10s %7s %9s %7s\n' \
                 "$n" "$m" "$comp" "$ser" "$buf" "$bbuf" "$sent" "${ir:--}" \

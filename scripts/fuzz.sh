@@ -33,8 +33,8 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
-# shellcheck source=scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 
 RESULTS=$(results_dir records)
 FUZZ_SAN=("-fsanitize=address,undefined" -fno-sanitize-recover=undefined

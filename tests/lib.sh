@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The test library of every tests/t-*.sh component (and of tests/run.sh's
-# counting), sourced after scripts/common.sh.
+# counting), sourced after scripts/lib/common.sh.
 #
 # A component prints one line per case ("ok NAME", "FAIL NAME: WHY" or
 # "SKIP NAME: WHY") and ends with the line "N passed, N failed", which
@@ -37,7 +37,7 @@ fail() {
     echo "FAIL $line"
 }
 
-# lib_elapsed: " [M:SS]" since the start (scripts/common.sh's elapsed), or
+# lib_elapsed: " [M:SS]" since the start (scripts/lib/common.sh's elapsed), or
 # nothing when common.sh is not sourced.
 lib_elapsed() {
     if declare -F elapsed >/dev/null; then
@@ -75,7 +75,7 @@ prereq() {
 }
 
 # check NAME CMD...: one case from a command's exit status; the command's
-# output goes to the log (scripts/common.sh's run).
+# output goes to the log (scripts/lib/common.sh's run).
 check() {
     local name=$1
     shift

@@ -11,19 +11,24 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 export T0 BUILD
 
+if [ "${BASH_SOURCE[0]}" = "$0" ] && [ $# -gt 0 ]; then
+    die "test: unexpected argument '$1' (./build.sh test takes none)"
+fi
 log_start test
 export LOG
 
-# shellcheck source=../scripts/fetch.sh
-. "$TOP/scripts/fetch.sh"
-# shellcheck source=../scripts/tree.sh
-. "$TOP/scripts/tree.sh"
-# shellcheck source=../scripts/bisect.sh
-. "$TOP/scripts/bisect.sh"
+# shellcheck source=../scripts/lib/apply.sh
+. "$TOP/scripts/lib/apply.sh"
+# shellcheck source=../scripts/lib/build.sh
+. "$TOP/scripts/lib/build.sh"
+# shellcheck source=../scripts/lib/suite.sh
+. "$TOP/scripts/lib/suite.sh"
+# shellcheck source=../scripts/lib/bisect.sh
+. "$TOP/scripts/lib/bisect.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
@@ -73,9 +78,19 @@ checkpatch_all() {
 }
 
 
+# on_base BASE FUNCTION ARGS...: FUNCTION build/ovs-BASE ARGS..., as the
+# verbs run it for --base BASE, in a subshell of its own.
+on_base() (
+    BASE=$1 OVS_SRC='' FORCE=0
+    local fn=$2
+    shift 2
+    resolve_tree
+    "$fn" "$TREE" "$@"
+)
+
 detect_has() {
     local out
-    out=$("$TOP/build.sh" detect --base "$1")
+    out=$(on_base "$1" print_detection)
     grep -qE "^ *$2 +yes" <<<"$out"
 }
 
@@ -95,40 +110,54 @@ check_flags() {
     fi
 }
 
-# check_selection BASE: the check selection on the patched BASE.  A few
+# check_selection BASE FLAGS...: make check with FLAGS on the patched BASE.  A few
 # ofproto and ovsdb-idl tests flake on a loaded 2-core machine, so the tests
 # that fail are run once more on their own (autotest's --recheck), and only
 # a second failure fails the step.  The flakes are named in the output.
 check_selection() {
     local base=$1 tree="$BUILD/ovs-$1"
-    # shellcheck disable=SC2046,SC2086
-    "$TOP/build.sh" check --base "$base" -- $(check_flags "$base") && return 0
+    shift
+    on_base "$base" check_tree "$@" && return 0
     echo "check: failed on the first run:"
     sed -n '/^Failed tests:/,/^Skipped tests:/p' "$tree/tests/testsuite.log" |
         grep -E '^ +[0-9]+: ' || true
     echo "check: rerunning them once (--recheck)"
-    (cd "$tree" && make check TESTSUITEFLAGS="--recheck") || return 1
+    suite_rerun "$tree" check - --recheck || return 1
     echo "check: every failed test passed when rerun; flaky, not failing"
 }
 
 test_base() {
     local base=$1
-    step "$base: fetch" "$TOP/build.sh" fetch "$base"
-    step "$base: apply series" "$TOP/build.sh" apply --base "$base"
-    step "$base: build --enable-Werror" "$TOP/build.sh" build --base "$base"
+    step "$base: fetch" fetch_base "$base"
+    step "$base: apply series" on_base "$base" apply_series
     if [ ! -s "$TOP/patches/$base/series" ]; then
         fail "$base: patches/$base/series is missing or empty"
         return
     fi
     step "$base: checkpatch on every patch" checkpatch_all "$BUILD/ovs-$base" "$base"
     step "$base: detect inline-strings after apply" detect_has "$base" inline-strings
-    step "$base: make check ($(check_flags "$base"))" check_selection "$base"
+    # A committed ./build.sh check --record made on exactly this tree, with a
+    # selection that covers CI's, stands for its build and check
+    # (check_result_for; CHECK_FRESH=1 runs them).  The default base is
+    # built all the same, for the components, and runs -k json.
+    local f flags
+    flags=$(check_flags "$base")
+    if ! f=$(check_result_for "$base" "$flags"); then
+        step "$base: build --enable-Werror" on_base "$base" build_tree
+        # shellcheck disable=SC2086
+        step "$base: make check ($flags)" check_selection "$base" $flags
+    elif [ "$base" = "$DEFAULT_BASE" ]; then
+        step "$base: build --enable-Werror" on_base "$base" build_tree
+        step "$base: make check (-j$(nproc) -k json; $(basename "$f") was made with ($flags) on exactly this tree)" \
+            check_selection "$base" "-j$(nproc)" -k json
+    else
+        step "$base: build --enable-Werror and make check ($flags): $(basename "$f") was made on exactly this tree" true
+    fi
     # CI bisects the backport of the default base (json-inline/, the series
     # below the others there) and every patch of 4.0.0; ./build.sh bisect
     # --base B does every patch of any base and records the result.
     # A committed result of ./build.sh bisect made for exactly these commits
     # stands for the bisect (bisect_or_reuse; BISECT_FRESH=1 builds).
-    local f
     if f=$(bisect_result_for "$base"); then
         step "$base: every patch builds and passes -k json (bisect): $(basename "$f") matches every commit" \
             bisect_or_reuse "$base"
@@ -141,7 +170,7 @@ test_base() {
 }
 
 test_upstream_has_it() {
-    step "4.0.0: fetch" "$TOP/build.sh" fetch 4.0.0
+    step "4.0.0: fetch" fetch_base 4.0.0
     step "4.0.0: detection reports inline strings as present" detect_has 4.0.0 inline-strings
     step "4.0.0: detection reports inline arrays as present" detect_has 4.0.0 inline-arrays
     step "4.0.0: detection reports the serialized monitor cache as present" \

@@ -6,8 +6,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 

@@ -6,8 +6,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
@@ -246,8 +246,8 @@ t_restore_commands_unit() {
     orig=$(git -C "$d" rev-parse HEAD)
     mkdir -p "$w"
     (
-        # shellcheck source=../scripts/guard.sh
-        . "$TOP/scripts/guard.sh"
+        # shellcheck source=../scripts/lib/apply.sh
+        . "$TOP/scripts/lib/apply.sh"
         APPLY_WORK=$w
         tree_manifest "$d" git >"$w/before"
         cd "$d"

@@ -5,8 +5,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
@@ -19,10 +19,10 @@ scratch_dir "$BUILD/test/detect"
 # needed.
 t_every_patch_has_feature() {
     local b p f missing="" stale="" named dups
-    # shellcheck source=../scripts/fetch.sh
-    . "$TOP/scripts/fetch.sh"
-    # shellcheck source=../scripts/tree.sh
-    . "$TOP/scripts/tree.sh"
+    # shellcheck source=../scripts/lib/fetch.sh
+    . "$TOP/scripts/lib/fetch.sh"
+    # shellcheck source=../scripts/lib/tree.sh
+    . "$TOP/scripts/lib/tree.sh"
     if ! features_parse >/dev/null 2>"$SCRATCH/features.err"; then
         failed "patches/features is well formed" "$(head -n3 "$SCRATCH/features.err")"
         return

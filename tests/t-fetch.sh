@@ -5,8 +5,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
@@ -78,8 +78,8 @@ mirror_of() {
         export OVS_JSON_PERF_APT_ETC=$1
         unset OVS_JSON_PERF_MIRROR
         [ -z "${2:-}" ] || export OVS_JSON_PERF_MIRROR=$2
-        # shellcheck source=../scripts/fetch.sh
-        . "$TOP/scripts/fetch.sh"
+        # shellcheck source=../scripts/lib/fetch.sh
+        . "$TOP/scripts/lib/fetch.sh"
         fetch_mirror
     ) 2>&1 || true
 }

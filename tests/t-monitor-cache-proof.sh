@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The monitor json cache tests of patches/BASE can fail: proof.
 #
-#   tests/t-monitor-cache-proof.sh [BASE]     (default 4.0.0; or 3.5.0)
+#   tests/t-monitor-cache-proof.sh [BASE]     (default 3.5.0; or 4.0.0)
 #
 # Builds two trees of OVS BASE (only the programs the tests need): the
 # series of patches/BASE, and the same plus
@@ -17,14 +17,16 @@ set -euo pipefail
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 export TOP
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
-# shellcheck source=../scripts/bench-trees.sh
-. "$TOP/scripts/bench-trees.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
+# shellcheck source=../scripts/lib/bench-trees.sh
+. "$TOP/scripts/lib/bench-trees.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
-BASE=${1:-4.0.0}
+# The default base, whose patched tree CI has built: the series' build
+# comes from the compiler cache.
+BASE=${1:-$DEFAULT_BASE}
 is_supported_base "$BASE" || die "unsupported base '$BASE' (have: $SUPPORTED_BASES)"
 # The tests that must fail with the before patch, where the series has them.
 BEFORE_FAILS=(

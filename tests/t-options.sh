@@ -5,8 +5,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
@@ -62,6 +62,9 @@ t_options() {
         "test with an argument|unexpected argument '--quick'|test --quick"
         "apply --base with --ovs-src|--base and --ovs-src exclude each other|apply --base 3.1.0 --ovs-src $o"
         "check --ovs-src with --base|--base and --ovs-src exclude each other|check --ovs-src $o --base 3.5.0"
+        "check --record with --ovs-src|--record is for the managed tree of --base|check --record --ovs-src $o"
+        "check --record with --sanitize|--record goes without --sanitize|check --sanitize --record"
+        "apply --record|unknown option '--record'|apply --record"
     )
     local c what pat args
     for c in "${cases[@]}"; do

@@ -5,8 +5,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
@@ -81,10 +81,10 @@ EOF
 
 # record_with_rerun DIR OUT RESULT [STOCK_RESULT]: regress_record on the
 # made-up trees and logs in DIR, into OUT, with reruns of "beta" whose result
-# line ends in RESULT on patched and STOCK_RESULT (default ok) on stock.  Runs in a subshell: it sources scripts/regress.sh.
+# line ends in RESULT on patched and STOCK_RESULT (default ok) on stock.  Runs in a subshell: it sources scripts/lib/regress.sh.
 record_with_rerun() (
-    # shellcheck source=../scripts/regress.sh
-    . "$TOP/scripts/regress.sh"
+    # shellcheck source=../scripts/lib/regress.sh
+    . "$TOP/scripts/lib/regress.sh"
     RERUN_RESULT=$3 STOCK_RESULT=${4:- ok}
     # shellcheck disable=SC2034  # regress_paired's
     REGRESS_ROUNDS=2
@@ -177,11 +177,11 @@ Failed tests:
   7. not a result line
 LOG
     got=$(
-        # shellcheck source=../scripts/common.sh
-        . "$TOP/scripts/common.sh"
+        # shellcheck source=../scripts/lib/common.sh
+        . "$TOP/scripts/lib/common.sh"
         OVS_JSON_PERF_RESULTS=$d/results
-        # shellcheck source=../scripts/regress.sh
-        . "$TOP/scripts/regress.sh"
+        # shellcheck source=../scripts/lib/regress.sh
+        . "$TOP/scripts/lib/regress.sh"
         key=$(regress_stock_key "$d/tree" "1-3")
         regress_stock_save "$d/full.log" "$key" 9.9.9 >/dev/null 2>&1
         f=$(regress_stock_cached "$d/logs" "$d/tree" "1-3")
@@ -213,8 +213,8 @@ t_regress_stock_reuse() {
     git -C "$d/tree" add f
     git -c user.name=t -c user.email=t@localhost -C "$d/tree" commit -qm a
     got=$(
-        # shellcheck source=../scripts/regress.sh
-        . "$TOP/scripts/regress.sh"
+        # shellcheck source=../scripts/lib/regress.sh
+        . "$TOP/scripts/lib/regress.sh"
         regress_stock_key "$d/tree" "1-10 12-20" >"$d/logs/stock-1.key"
         echo old >"$d/logs/stock-1.log"
         touch -d '2000-01-01' "$d/logs/stock-1.key"
@@ -238,12 +238,63 @@ t_regress_stock_reuse() {
     fi
 }
 
+# check --record and check_result_for (what CI takes for the build and
+# check of a base): on a made-up managed tree whose "make check" writes a
+# suite log, the record check_record writes is found for that tree and a
+# selection it covers (-j aside), and not for another tree, a narrower
+# record, a failed one, a build without --enable-Werror, or CHECK_FRESH.
+t_check_reuse() {
+    local d="$SCRATCH/checkreuse" got rc=0 want
+    rm -rf "$d"
+    mkdir -p "$d/build/ovs-9.9.9" "$d/results"
+    (
+        cd "$d/build/ovs-9.9.9"
+        git init -q
+        printf 'check:\n\tmkdir -p tests && echo "## Summary" >tests/testsuite.log && echo "7 tests were successful." >>tests/testsuite.log\n' >Makefile
+        git add Makefile
+        git -c user.name=t -c user.email=t@localhost commit -qm base
+        git tag base/9.9.9
+        git checkout -qb ovs-json-perf/9.9.9
+        echo patched >f
+        git add f
+        git -c user.name=t -c user.email=t@localhost commit -qm patch
+    )
+    got=$(
+        BUILD=$d/build OVS_JSON_PERF_RESULTS=$d/results CHECK_RESULTS=$d/results LOG=''
+        # shellcheck source=../scripts/lib/build.sh
+        . "$TOP/scripts/lib/build.sh"
+        CONFIGURE_ARGS=(--enable-Werror "CC=ccache gcc")
+        check_record "$d/build/ovs-9.9.9" 9.9.9 -j2 -k json -k monitor >/dev/null 2>&1 || echo "check_record failed"
+        f=$(ls "$d/results")
+        echo "tests:$(sed -n 's/^tests_passed=//p' "$d/results/$f")"
+        echo "selection:$(sed -n 's/^selection=//p' "$d/results/$f")"
+        echo "same:$(check_result_for 9.9.9 "-j2 -k monitor" | xargs -r basename | cut -d- -f1-2)"
+        echo "wider:$(check_result_for 9.9.9 "-k json -k streaming" | xargs -r basename)"
+        echo "fresh:$(CHECK_FRESH=1 check_result_for 9.9.9 "-k json" | xargs -r basename)"
+        sed -i 's/^configure=--enable-Werror /configure=/' "$d/results/$f"
+        echo "no-werror:$(check_result_for 9.9.9 "-k json" | xargs -r basename)"
+        sed -i 's/^configure=/configure=--enable-Werror /; s/^result=pass/result=FAIL/' "$d/results/$f"
+        echo "failed:$(check_result_for 9.9.9 "-k json" | xargs -r basename)"
+        sed -i 's/^result=FAIL/result=pass/' "$d/results/$f"
+        echo changed >"$d/build/ovs-9.9.9/f"
+        git -C "$d/build/ovs-9.9.9" -c user.name=t -c user.email=t@localhost commit -qam other
+        echo "other-tree:$(check_result_for 9.9.9 "-k json" | xargs -r basename)"
+    ) || rc=$?
+    want="tests:7|selection:-k json -k monitor|same:check-9.9.9|wider:|fresh:|no-werror:|failed:|other-tree:"
+    if [ $rc -eq 0 ] && [ "$(tr '\n' '|' <<<"$got" | sed 's/|$//')" = "$want" ]; then
+        pass "check --record: its result stands for exactly its tree, its selection and --enable-Werror"
+    else
+        failed "check --record and check_result_for" "exit $rc: $(tr '\n' '|' <<<"$got")"
+    fi
+}
+
 # The cases, in order; the closing line.
 main() {
     t_suite_compare
     t_regress
     t_regress_stock_reuse
     t_regress_stock_saved
+    t_check_reuse
     summary
 }
 

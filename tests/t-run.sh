@@ -5,8 +5,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 
@@ -132,29 +132,33 @@ t_bisect_reuse() {
 
 # check_selection's rerun: a test that fails once and passes on --recheck
 # is flaky and the step passes; one that fails again fails the step.  A
-# stub build.sh stands for the first run, a stub tree's Makefile for the
+# stub on_base stands for the first run, a stub tree's Makefile for the
 # rerun (which must be given --recheck).
 t_recheck() {
     local top="$SCRATCH/top" tree="$SCRATCH/ovs-9.9.9"
     mkdir -p "$top" "$tree/tests"
-    # shellcheck disable=SC2016  # expanded by sh and make, not here
-    printf '#!/bin/sh\nexit "$FIRST_RC"\n' >"$top/build.sh"
-    chmod +x "$top/build.sh"
-    # shellcheck disable=SC2016
+    # shellcheck disable=SC2016  # expanded by make, not here
     printf 'check:\n\ttest "$(TESTSUITEFLAGS)" = --recheck\n\texit $(RECHECK_RC)\n' >"$tree/Makefile"
     printf 'Failed tests:\n  7: json - a flaky one\nSkipped tests:\n' >"$tree/tests/testsuite.log"
     local first recheck want name got
     while read -r first recheck want name; do
-        got=$(FIRST_RC=$first RECHECK_RC=$recheck in_run_top "$top" check_selection 9.9.9)
+        got=$(FIRST_RC=$first RECHECK_RC=$recheck in_run_top "$top" first_run_stub check_selection 9.9.9 -k json)
         expect_run "run.sh: check selection, $name" "0 0 $want" "$got"
     done <<'CASES'
 0 1 0 passes the first time (no rerun)
 1 0 0 fails once and passes on --recheck
 1 1 1 fails again on --recheck
 CASES
-    FIRST_RC=1 RECHECK_RC=0 in_run_top "$top" check_selection 9.9.9 >/dev/null
+    FIRST_RC=1 RECHECK_RC=0 in_run_top "$top" first_run_stub check_selection 9.9.9 -k json >/dev/null
     grep -q "7: json - a flaky one" "$SCRATCH/run-out" ||
         fail "run.sh: check selection names the flaky test" "$(cat "$SCRATCH/run-out")"
+}
+
+# first_run_stub COMMAND...: COMMAND with run.sh's on_base (the first run
+# of the check) replaced by one that exits FIRST_RC.
+first_run_stub() {
+    on_base() { return "$FIRST_RC"; }
+    "$@"
 }
 
 # check_flags: a series of json-inline alone gets the json selection, one

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./build.sh check --sanitize and --valgrind (scripts/check.sh).
+# ./build.sh check --sanitize and --valgrind (scripts/lib/checkers.sh).
 #
 # 1. Bad input: one-line errors.
 # 2. The parsers on canned reports: an ASan heap overflow, a LeakSanitizer
@@ -18,14 +18,14 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
-# shellcheck source=../scripts/tree.sh
-. "$TOP/scripts/tree.sh"
-# shellcheck source=../scripts/regress.sh
-. "$TOP/scripts/regress.sh"
-# shellcheck source=../scripts/check.sh
-. "$TOP/scripts/check.sh"
+# shellcheck source=../scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
+# shellcheck source=../scripts/lib/tree.sh
+. "$TOP/scripts/lib/tree.sh"
+# shellcheck source=../scripts/lib/regress.sh
+. "$TOP/scripts/lib/regress.sh"
+# shellcheck source=../scripts/lib/checkers.sh
+. "$TOP/scripts/lib/checkers.sh"
 # shellcheck source=lib.sh
 . "$TOP/tests/lib.sh"
 

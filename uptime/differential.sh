@@ -4,14 +4,8 @@
 # must be the same from both (uptime/differential.py says how it compares).
 set -euo pipefail
 
-TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-export TOP
-# shellcheck source=../scripts/common.sh
-. "$TOP/scripts/common.sh"
-# shellcheck source=../scripts/bench-trees.sh
-. "$TOP/scripts/bench-trees.sh"
 # shellcheck source=../scripts/lib/sides.sh
-. "$TOP/scripts/lib/sides.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/sides.sh"
 
 usage() {
     cat <<EOF

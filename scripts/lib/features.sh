@@ -1,6 +1,10 @@
 # The changes the series make, read from patches/features: their names and
 # titles, how each shows in an OVS tree, and which patches make each one.
-# Functions only.  Needs TOP.
+# Functions only: sourcing it runs nothing; it loads what it needs.
+[ -z "${_ojp_lib_features:-}" ] || return 0
+_ojp_lib_features=1
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 FEATURES_TABLE=${FEATURES_TABLE:-"$TOP/patches/features"}
 

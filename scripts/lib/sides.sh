@@ -1,7 +1,13 @@
 # Two builds of OVSDB side by side: A, the reference (stock BASE), and B,
 # the candidate (patched BASE).  Used by the uptime runs (differential,
-# chaos).  Functions only.  Needs scripts/common.sh and
-# scripts/bench-trees.sh.
+# chaos).
+# Functions only: sourcing it runs nothing; it loads what it needs.
+[ -z "${_ojp_lib_sides:-}" ] || return 0
+_ojp_lib_sides=1
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# shellcheck source=bench-trees.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bench-trees.sh"
 
 # BINDIR[A] and BINDIR[B]: a built OVS tree, or a directory that holds the
 # programs, for each side.
@@ -30,16 +36,17 @@ sides_find() {
         export BENCH_MAKE_TARGETS=$programs
         stage "$who: build stock $base"
         bench_tree "$base" stock
-        BINDIR[A]=$BENCH_TREE
+        BINDIR[A]=$(bench_tree_dir "$base" stock)
         if [ -n "$planted" ]; then
             stage "$who: build patched $base with a planted bug"
             # shellcheck disable=SC2046
             bench_tree "$base" planted $(bench_series_files "$base") "$planted"
+            BINDIR[B]=$(bench_tree_dir "$base" planted)
         else
             stage "$who: build patched $base"
             bench_tree "$base" patched
+            BINDIR[B]=$(bench_tree_dir "$base" patched)
         fi
-        BINDIR[B]=$BENCH_TREE
     fi
     for v in A B; do
         [ -n "${BINDIR[$v]:-}" ] || die "$who: the bindirs have no $v=DIR"

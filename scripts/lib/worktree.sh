@@ -1,5 +1,9 @@
 # Worktrees of OVS trees and the compiler cache that their builds share.
-# Functions only.  Needs scripts/common.sh (run, die, BUILD, LOG).
+# Functions only: sourcing it runs nothing; it loads what it needs.
+[ -z "${_ojp_lib_worktree:-}" ] || return 0
+_ojp_lib_worktree=1
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # worktree_at SRC DIR REV: DIR is a worktree of the git tree SRC, checked
 # out (detached, forced) at REV.  Makes it if DIR has none.  A failure is

@@ -1,140 +1,177 @@
-# Working with an OVS tree: resolve, detect, apply, build, check, export,
-# summarize.  Source after common.sh and fetch.sh.
+# Applying a series to a user's tree without losing anything: the checks
+# that refuse a tree apply must not touch, a lock per tree, the apply
+# itself, and the guard around it: a fingerprint of all that apply may
+# change, taken before, compared after a rollback, and the exact commands
+# that finish a rollback that could not.
+# Functions only: sourcing it runs nothing; it loads what it needs.
+[ -z "${_ojp_lib_apply:-}" ] || return 0
+_ojp_lib_apply=1
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# shellcheck source=tree.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tree.sh"
 
-BRANCH_PREFIX=ovs-json-perf
-
-# The feature table and detection: scripts/lib/features.sh.
-# shellcheck source=lib/features.sh
-. "$TOP/scripts/lib/features.sh"
-
-is_ovs_tree() {
-    [ -f "$1/configure.ac" ] &&
-        grep -q '^AC_INIT(openvswitch,' "$1/configure.ac" &&
-        [ -f "$1/lib/json.c" ] && [ -f "$1/include/openvswitch/json.h" ]
+# tree_manifest DIR KIND: one sorted line per fact of DIR, KIND "git" (a
+# git work tree at its top) or "plain".  Branch, HEAD, refs, index, the
+# repository's own config, status, in-progress operations, and the mode
+# and contents of every file (for git: tracked and untracked, not ignored)
+# and the mode of every directory.
+tree_manifest() {
+    local dir=$1 kind=$2
+    (
+        cd "$dir" || exit 1
+        if [ "$kind" = git ]; then
+            git_facts
+            git ls-files -z -c -o --exclude-standard | sort -zu >"$APPLY_WORK/files"
+        else
+            find . \( -type f -o -type l \) -printf '%P\0' | sort -z >"$APPLY_WORK/files"
+        fi
+        xargs -0 -r stat -c 'mode %a %n' -- <"$APPLY_WORK/files" 2>/dev/null || true
+        xargs -0 -r sha256sum -- <"$APPLY_WORK/files" 2>/dev/null | sed 's/^/sum /' || true
+        find . -name .git -prune -o -type d -printf 'dir %m %P\n' | sed 's/^\(dir [0-7]*\) $/\1 ./'
+    ) | LC_ALL=C sort
 }
 
-tree_version() {
-    sed -n 's/^AC_INIT(openvswitch, *\([0-9][0-9.]*\).*/\1/p' "$1/configure.ac" | head -n1
-}
-
-# The series a version takes: same major.minor as one of our bases.
-series_base_for() {
-    local v=$1 b
-    for b in $SUPPORTED_BASES; do
-        [ "${v%.*}" = "${b%.*}" ] && { echo "$b"; return 0; }
+# git_facts: in a git work tree, what git knows of it.
+git_facts() {
+    local gd f
+    echo "head $(git symbolic-ref -q HEAD || echo detached) $(git rev-parse -q --verify HEAD || echo none)"
+    git for-each-ref --format='ref %(refname) %(objectname)'
+    git ls-files -s | sed 's/^/index /'
+    git config --local --list 2>/dev/null | sed 's/^/config /'
+    git status --porcelain --untracked-files=all | sed 's/^/status /'
+    gd=$(git rev-parse --absolute-git-dir)
+    for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD BISECT_LOG BISECT_START; do
+        [ ! -e "$gd/$f" ] || echo "state $f"
     done
-    return 1
 }
 
-# Set TREE, SERIES_BASE and MANAGED from BASE / OVS_SRC.
-resolve_tree() {
-    if [ -n "$OVS_SRC" ]; then
-        [ -e "$OVS_SRC" ] || die "$OVS_SRC: no such directory"
-        [ -d "$OVS_SRC" ] || die "$OVS_SRC is a file, not a directory (--ovs-src takes the top directory of an OVS tree)"
-        TREE=$(cd "$OVS_SRC" && pwd -P)
-        MANAGED=0
-        is_ovs_tree "$TREE" ||
-            die "$TREE is not an Open vSwitch source tree (no configure.ac with AC_INIT(openvswitch, ...) and lib/json.c)"
-    else
-        is_supported_base "$BASE" ||
-            die "unsupported base '$BASE' (supported: $SUPPORTED_BASES)"
-        fetch_base "$BASE"
-        TREE="$BUILD/ovs-$BASE"
-        MANAGED=1
-    fi
-    TREE_VERSION=$(tree_version "$TREE")
-    SERIES_BASE=$(series_base_for "$TREE_VERSION") ||
-        die "unsupported OVS version '${TREE_VERSION:-unknown}' in $TREE (supported: ${SUPPORTED_BASES// /, }, and their x.y.z releases)"
-    export TREE TREE_VERSION SERIES_BASE MANAGED
+# manifest_modes MANIFEST: "MODE PATH" of every file and directory.
+manifest_modes() {
+    sed -n 's/^mode \([0-7]*\) /\1 /p; s/^dir \([0-7]*\) /\1 /p' "$1"
 }
 
-print_detection() {
-    local dir=$1 f v
-    echo "tree:    $dir"
-    echo "version: $(tree_version "$dir") (series: patches/$(series_base_for "$(tree_version "$dir")"))"
-    while read -r f v; do
-        printf '  %-26s %-3s  %s\n' "$f" "$v" "$(feature_title "$f")"
-    done < <(detect_features "$dir")
+# restore_modes DIR MANIFEST: give every file and directory of DIR that
+# MANIFEST lists the mode it had there.  A file apply rewrote gets git's
+# mode (644 or 755, less the umask); its own mode comes back unless the
+# patch changed the executable bit on purpose.
+restore_modes() {
+    local dir=$1 manifest=$2 mode path now
+    while read -r mode path; do
+        if [ ! -e "$dir/$path" ] || [ -L "$dir/$path" ]; then continue; fi
+        now=$(stat -c %a "$dir/$path")
+        [ "$now" != "$mode" ] || continue
+        [ $(( (8#$now ^ 8#$mode) & 8#100 )) -eq 0 ] || [ -d "$dir/$path" ] || continue
+        chmod "$mode" "$dir/$path" 2>/dev/null || true
+    done < <(manifest_modes "$manifest")
 }
 
-# series_to_apply TREE [REV]: the patch files of the series for SERIES_BASE
-# that TREE (as at REV, if given) still needs.  Reports on stderr the ones
-# whose change the tree already has.
-series_to_apply() {
-    local tree=$1 rev=${2:-} dir="$PATCHES/$SERIES_BASE" p f ids='' empty=''
-    # A patch whose feature is finer than the detection (the first of two
-    # patches that make one feature) is present if one of the tree's recent
-    # commits has its patch-id, or, in a plain tree, if its changes are in
-    # the files.  (Not at REV: the managed tree starts again from there.)
-    if [ -n "$rev" ]; then
-        :
-    elif is_git_toplevel "$tree"; then
-        ids=$(commit_patch_ids "$tree" -n 300 HEAD)
-    else
-        empty=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-check.XXXXXX")
-        git init -q "$empty"
-    fi
-    for p in $(series_patches "$SERIES_BASE"); do
-        [ -f "$dir/$p" ] || die "patches/$SERIES_BASE/series names $p, which does not exist"
-        f=$(patch_feature "$dir/$p")
-        if [ "$f" != always ] && has_feature "$tree" "$f" "$rev"; then
-            echo "  already present: $f ($(feature_title "$f")): skipping $p" >&2
-            continue
-        fi
-        if [ -n "$ids" ] && grep -qxF "$(patch_id "$dir/$p")" <<<"$ids"; then
-            echo "  already present: the tree has the commit of $p: skipping it" >&2
-            continue
-        fi
-        if [ -n "$empty" ] && patch_in_plain_tree "$tree" "$dir/$p" "$empty"; then
-            echo "  already present: the tree has the changes of $p: skipping it" >&2
-            continue
-        fi
-        echo "$dir/$p"
+# manifest_diff BEFORE NOW: what differs, one line each ("contents PATH",
+# "mode PATH", "index PATH", or the fact itself: head, ref, config, ...).
+manifest_diff() {
+    diff "$1" "$2" | awk '
+        !/^[<>] / { next }
+        { $1 = "" }
+        $2 == "sum" { $2 = "contents"; $3 = "" }
+        $2 == "mode" || $2 == "dir" { $2 = "mode"; $3 = "" }
+        $2 == "index" { $2 = "index"; $3 = ""; $4 = ""; $5 = "" }
+        { line = $0; gsub(/  +/, " ", line); sub(/^ +/, "", line); print line }' |
+        LC_ALL=C sort -u
+}
+
+# load_manifest MANIFEST PREFIX: fill the associative arrays PREFIX_SUM,
+# PREFIX_MODE (files) and PREFIX_DIR (directory modes), keyed by path.
+load_manifest() {
+    local -n sums=${2}_SUM modes=${2}_MODE dirs=${2}_DIR
+    local tag a b
+    # shellcheck disable=SC2034,SC2004  # namerefs to associative arrays
+    while read -r tag a b; do
+        case $tag in
+        sum) sums[$b]=$a ;;
+        mode) modes[$b]=$a ;;
+        dir) dirs[$b]=$a ;;
+        esac
+    done <"$1"
+}
+
+# restore_commands DIR KIND BEFORE NOW ORIG: the commands that turn DIR
+# from manifest NOW back into manifest BEFORE.  ORIG is the commit whose
+# files are the ones before (git: the user's HEAD; plain: the temporary
+# repository's commit of the tree as found).  GIT_ENV, when set, goes in
+# front of the git commands (the plain tree's temporary repository).
+restore_commands() {
+    local dir=$1 kind=$2 before=$3 now=$4 orig=$5 genv=${GIT_ENV:-} p d
+    local -A B_SUM=() B_MODE=() B_DIR=() N_SUM=() N_MODE=() N_DIR=() locked=()
+    load_manifest "$before" B
+    load_manifest "$now" N
+    local changed=()
+    for p in "${!B_SUM[@]}"; do
+        [ "${N_SUM[$p]:-}" = "${B_SUM[$p]}" ] || changed+=("$p")
     done
-    [ -z "$empty" ] || rm -rf "$empty"
+    for p in "${!N_SUM[@]}"; do
+        [ -n "${B_SUM[$p]:-}" ] || changed+=("$p")
+    done
+    mapfile -t changed < <(printf '%s\n' "${changed[@]}" | sed '/^$/d' | LC_ALL=C sort)
+    echo "cd $(printf '%q' "$dir")"
+    # Directories that must be writable for the commands on files.
+    for p in "${changed[@]}"; do
+        d=$(dirname "$p")
+        while [ "$d" != . ] && [ ! -d "$dir/$d" ]; do d=$(dirname "$d"); done
+        [ -w "$dir/$d" ] || locked[$d]=1
+    done
+    for d in "${!locked[@]}"; do
+        echo "chmod u+w -- $(printf '%q' "$d")"
+    done
+    [ "$kind" != git ] || restore_git_commands "$before" "$now"
+    for p in "${changed[@]}"; do
+        if [ -n "${B_SUM[$p]:-}" ]; then
+            echo "${genv:+$genv }git checkout $orig -- $(printf '%q' "$p")"
+        else
+            echo "rm -f -- $(printf '%q' "$p")"
+        fi
+    done
+    while read -r p; do
+        [ -n "${B_DIR[$p]:-}" ] || echo "rmdir -- $(printf '%q' "$p")"
+    done < <(printf '%s\n' "${!N_DIR[@]}" | LC_ALL=C sort -r)
+    # Modes last, also those of the directories made writable above.
+    for p in "${!B_MODE[@]}"; do
+        [ "${N_MODE[$p]:-}" = "${B_MODE[$p]}" ] ||
+            echo "chmod ${B_MODE[$p]} -- $(printf '%q' "$p")"
+    done
+    for p in "${!B_DIR[@]}"; do
+        [ "${N_DIR[$p]:-}" = "${B_DIR[$p]}" ] && [ -z "${locked[$p]:-}" ] ||
+            echo "chmod ${B_DIR[$p]} -- $(printf '%q' "$p")"
+    done
 }
 
-# patch_id PATCH: the stable patch-id of the patch file PATCH.
-patch_id() {
-    git patch-id --stable <"$1" | cut -d' ' -f1
+# restore_git_commands BEFORE NOW: git's part: an am to abort, HEAD and
+# the branches apply created, deleted or moved, and their config.
+restore_git_commands() {
+    local before=$1 now=$2 bhead nhead r sha line key
+    bhead=$(sed -n 's/^head //p' "$before")
+    nhead=$(sed -n 's/^head //p' "$now")
+    ! grep -qx 'state rebase-apply' "$now" || echo "git am --abort"
+    if [ "$bhead" != "$nhead" ] ||
+       ! diff -q <(grep '^ref ' "$before") <(grep '^ref ' "$now") >/dev/null; then
+        echo "git checkout -q --detach ${bhead#* }"
+        while read -r _ r _; do
+            grep -q "^ref $r " "$before" || echo "git update-ref -d $(printf '%q' "$r")"
+        done < <(grep '^ref refs/heads/' "$now")
+        while read -r _ r sha; do
+            grep -qx "ref $r $sha" "$now" || echo "git update-ref $(printf '%q' "$r") $sha"
+        done < <(grep '^ref refs/heads/' "$before")
+        r=${bhead%% *}
+        [ "$r" = detached ] || echo "git symbolic-ref HEAD $(printf '%q' "$r")"
+    fi
+    while read -r line; do
+        key=${line#config }
+        echo "git config --unset-all $(printf '%q' "${key%%=*}")"
+    done < <(diff <(grep '^config ' "$before") <(grep '^config ' "$now") | sed -n 's/^> //p')
+    while read -r line; do
+        key=${line#config }
+        echo "git config --add $(printf '%q' "${key%%=*}") $(printf '%q' "${key#*=}")"
+    done < <(diff <(grep '^config ' "$before") <(grep '^config ' "$now") | sed -n 's/^< //p')
 }
-
-# commit_patch_ids GITDIR LOG-ARGS...: the stable patch-ids of the commits
-# that "git log LOG-ARGS" lists, one a line.
-commit_patch_ids() {
-    local dir=$1
-    shift
-    git -C "$dir" log -p --format='commit %H' "$@" 2>/dev/null |
-        git -C "$dir" patch-id --stable | cut -d' ' -f1
-}
-
-# patch_in_plain_tree TREE PATCH EMPTY: PATCH does not apply to the files
-# of TREE (not a git work tree), and undoing it does: TREE has its
-# changes.  git looks at TREE's files through EMPTY, an empty repository
-# of ours, so that a repository around TREE plays no part.
-patch_in_plain_tree() {
-    ! GIT_DIR="$3/.git" GIT_WORK_TREE="$1" git -C "$1" apply --check "$2" 2>/dev/null &&
-        GIT_DIR="$3/.git" GIT_WORK_TREE="$1" git -C "$1" apply --check -R "$2" 2>/dev/null
-}
-
-# One hash of the patch files' names and contents.
-series_digest() {
-    local p
-    for p in "$@"; do
-        echo "$(basename "$p") $(sha256sum <"$p")"
-    done | sha256sum | cut -d' ' -f1
-}
-
-git_tree() {
-    git -C "$TREE" "$@"
-}
-
-is_git_toplevel() {
-    local top
-    top=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) || return 1
-    [ "$(cd "$top" && pwd -P)" = "$1" ]
-}
-
 # git needs an identity for git am; use the user's, or ours.
 git_identity_env() {
     git -C "$TREE" config user.name >/dev/null 2>&1 ||
@@ -500,261 +537,4 @@ apply_series() {
     trap - INT TERM HUP
     # The caller's EXIT trap, if it had one.
     eval "${APPLY_PREV_EXIT:-trap - EXIT}"
-}
-
-# configure was made by this machine's autoconf, or needs ./boot.sh.
-needs_boot() {
-    local ours
-    ours=$(autoconf --version | sed -n '1s/.* //p')
-    ! head -n 5 "$1/configure" 2>/dev/null | grep -q "Generated by GNU Autoconf $ours"
-}
-
-CONFIGURE_ARGS=(--enable-Werror "PYTHON3=$PYTHON3" "CC=ccache gcc")
-
-build_tree() {
-    local tree=$1
-    need_build_deps
-    set_ovs_gcc "$tree"
-    CONFIGURE_ARGS=(--enable-Werror "PYTHON3=$PYTHON3" "CC=ccache $OVS_GCC")
-    use_ccache
-    if needs_boot "$tree"; then
-        stage "build: ./boot.sh (regenerate the build system with local autotools)"
-        (cd "$tree" && run ./boot.sh) || die "boot.sh failed in $tree"
-    fi
-    local want="${CONFIGURE_ARGS[*]}"
-    if [ ! -f "$tree/Makefile" ] || [ "$(cat "$tree/.ovs-json-perf-configure" 2>/dev/null)" != "$want" ] ||
-       [ "$tree/configure" -nt "$tree/config.status" ]; then
-        stage "build: ./configure ${CONFIGURE_ARGS[*]}"
-        (cd "$tree" && run ./configure "${CONFIGURE_ARGS[@]}") || die "configure failed in $tree"
-        echo "$want" >"$tree/.ovs-json-perf-configure"
-    fi
-    stage "build: make -j$(nproc)"
-    (cd "$tree" && run make -j"$(nproc)") || die "make failed in $tree"
-    stage "build: done"
-}
-
-# Title of the one full-suite test that dials a non-loopback address.
-OFFNET_TEST_TITLE="ofproto - hidden rules not in table stats"
-
-# With no -k/-n selection, select every test but the off-net one, by title.
-check_flags_default() {
-    echo "-j$(nproc) -k json -k ovsdb -k monitor -k library"
-}
-
-full_suite_flags() {
-    local tree=$1 num total
-    num=$(cd "$tree/tests" && ./testsuite -l | awk -v t="$OFFNET_TEST_TITLE" \
-        'index($0, t) { print $1; exit }' | tr -d ':')
-    total=$(cd "$tree/tests" && ./testsuite -l | awk '$1 ~ /^[0-9]+:$/ { n = $1 } END { print n + 0 }')
-    [ -n "$num" ] || { echo "1-$total"; return; }
-    echo "1-$((num - 1)) $((num + 1))-$total"
-}
-
-check_tree() {
-    local tree=$1
-    shift
-    local flags="$*"
-    [ -f "$tree/Makefile" ] || die "$tree is not built; run ./build.sh build first"
-    [ -n "$flags" ] || flags=$(check_flags_default)
-    if [ "$flags" = full ] || [ "$flags" = "-j$(nproc) full" ]; then
-        flags="-j$(nproc) $(full_suite_flags "$tree")"
-        stage "check: full suite without \"$OFFNET_TEST_TITLE\""
-    fi
-    stage "check: make check TESTSUITEFLAGS='$flags' in $tree"
-    local rc=0
-    (cd "$tree" && run make check TESTSUITEFLAGS="$flags") || rc=$?
-    local tlog="$tree/tests/testsuite.log"
-    if [ -f "$tlog" ]; then
-        grep -E '^[0-9]+ tests? (were successful|was successful|behaved as expected)|^ERROR: |tests? (failed|were skipped)' "$tlog" | head -n 5 || true
-        sed -n '/^## Summary of the failures/,/^## Detailed/p' "$tlog" | grep -E '^ *[0-9]+:' || true
-    fi
-    [ $rc -eq 0 ] || die "make check failed in $tree (log $LOG, testsuite log $tlog)"
-    # A selection that matches no test checks nothing: a typo in a keyword
-    # must not pass.
-    ! grep -qE '^(All )?0 tests (were successful|behaved as expected)' "$tlog" ||
-        die "check: TESTSUITEFLAGS='$flags' selected no test in $tree"
-    stage "check: passed"
-}
-
-# sizeof(struct json) as the tree's headers and compiler see it.
-json_sizeof() {
-    local tree=$1 out
-    out=$(mktemp "${TMPDIR:-/tmp}/jsonsize.XXXXXX")
-    printf '#include <config.h>\n#include <stdio.h>\n#include "openvswitch/json.h"\nint main(void) { printf("%%zu\\n", sizeof(struct json)); return 0; }\n' |
-        cc -x c -I"$tree" -I"$tree/include" -I"$tree/lib" -o "$out" - 2>/dev/null &&
-        "$out"
-    rm -f "$out"
-}
-
-print_summary() {
-    local tree=$1 before=$2 after f b a
-    after=$(detect_features "$tree")
-    echo
-    echo "=== ovs-json-perf summary ==="
-    echo "base:            OVS $TREE_VERSION (series patches/$SERIES_BASE)"
-    if [ ${#APPLIED_PATCHES[@]} -gt 0 ]; then
-        echo "patches applied: ${#APPLIED_PATCHES[@]}"
-        for f in "${APPLIED_PATCHES[@]}"; do echo "  $(basename "$f")"; done
-    else
-        echo "patches applied: none (nothing to apply)"
-    fi
-    echo "features:        before -> after"
-    for f in $(feature_names); do
-        b=$(awk -v f="$f" '$1 == f { print $2 }' <<<"$before")
-        a=$(awk -v f="$f" '$1 == f { print $2 }' <<<"$after")
-        printf '  %-26s %-3s -> %-3s\n' "$f" "$b" "$a"
-    done
-    echo "sizeof(struct json): $(json_sizeof "$tree" || echo unknown) bytes"
-    echo "tree:            $tree"
-    if is_git_toplevel "$tree"; then
-        echo "branch:          $(git_tree symbolic-ref -q --short HEAD || git_tree rev-parse --short HEAD)"
-    fi
-    echo "log:             $LOG"
-}
-
-# format-patch folds long From: and Subject: headers; checkpatch.py then
-# does not match the author against the Signed-off-by.  Unfold them.
-unfold_headers() {
-    awk 'hdr_done { print; next }
-         /^$/ { if (held != "") print held; held = ""; hdr_done = 1; print; next }
-         /^[ \t]/ && held != "" { sub(/^[ \t]+/, " "); held = held $0; next }
-         { if (held != "") print held; held = $0 }
-         END { if (held != "") print held }' "$1" >"$1.tmp"
-    mv "$1.tmp" "$1"
-}
-
-# The series directory and subject of each patch patches/<base>/series
-# lists, as "DIR<TAB>SUBJECT" lines in series order.  DIR is "." for a
-# patch at the top of patches/<base>/.
-series_subjects() {
-    local p dir
-    for p in $(series_patches "$1"); do
-        dir=$(dirname "$p")
-        printf '%s\t%s\n' "$dir" "$(patch_subject "$PATCHES/$1/$p")"
-    done
-}
-
-# patch_subject FILE: the subject of a patch file, without its "[PATCH n/m]"
-# prefix, with a header that format-patch folded unfolded.
-patch_subject() {
-    awk '/^Subject: / { s = $0; on = 1; next }
-         on && /^[ \t]/ { sub(/^[ \t]+/, " "); s = s $0; next }
-         on { exit }
-         END { sub(/^Subject: (\[PATCH[^]]*\] *)?/, "", s); print s }' "$1"
-}
-
-# cover_subject FILE and cover_body FILE: the subject and the text of a
-# cover letter, to carry over to its regenerated version.
-cover_subject() {
-    awk '/^Subject: / { s = $0; on = 1; next }
-         on && /^[ \t]/ { s = s $0; next }
-         on { exit }
-         END { sub(/^Subject: \[PATCH[^]]*\] */, "", s); print s }' "$1"
-}
-# The text ends before the shortlog: the last line "Author (N):" that a
-# line indented by two spaces follows (a line of the text may end in
-# "(N):" too).
-cover_body() {
-    awk 'NR > 1 && /^$/ && !hdr_done { hdr_done = 1; next }
-         hdr_done { l[++n] = $0 }
-         END {
-             end = n + 1
-             for (i = 1; i < n; i++)
-                 if (l[i] ~ /^[^ ].* \([0-9]+\):$/ && l[i + 1] ~ /^  [^ ]/)
-                     end = i
-             for (i = 1; i < end; i++) print l[i]
-         }' "$1"
-}
-
-# export_one_series TREE DIR FIRST LAST: write the commits FIRST..LAST (both
-# included) of TREE to DIR with git format-patch and a cover letter that
-# keeps DIR's current cover letter's subject and text.
-export_one_series() {
-    local tree=$1 out=$2 first=$3 last=$4 subject= body= branch
-    # format-patch takes the cover letter's text from the description of
-    # the branch it formats: a temporary one that ends at LAST.
-    branch="$BRANCH_PREFIX-export/$SERIES_BASE"
-    git -C "$tree" branch -f "$branch" "$last"
-    mkdir -p "$out"
-    if [ -f "$out/0000-cover-letter.patch" ]; then
-        subject=$(cover_subject "$out/0000-cover-letter.patch")
-        body=$(cover_body "$out/0000-cover-letter.patch")
-    fi
-    [ -n "$subject" ] || subject="$(git -C "$tree" log -1 --format=%s "$first")"
-    git -C "$tree" config "branch.$branch.description" "$subject
-
-$body"
-    find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
-    local name email
-    name=${EXPORT_IDENT%% <*}
-    email=${EXPORT_IDENT#*<}
-    email=${email%%>*}
-    run git -C "$tree" -c user.name="$name" -c user.email="$email" \
-        format-patch -q --signoff --cover-letter --cover-from-description=subject \
-        -o "$out" "$first^..$branch" || die "format-patch failed"
-    git -C "$tree" branch -q -D "$branch"
-    local f
-    for f in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
-        unfold_headers "$f"
-    done
-    stage "export: $(basename "$out"): $(git -C "$tree" rev-list --count "$first^..$last") patches and a cover letter"
-}
-
-# Regenerate patches/<base>/ from the tree's branch.  A base may carry
-# several series, each in its own directory with its own cover letter
-# (patches/<base>/series lists "DIR/NNNN-....patch").  Each commit goes to
-# the series whose patch has its subject; a commit with a new subject joins
-# the series of the commit before it.
-# export_ident: sets EXPORT_IDENT, "Name <email>", from the user's git
-# identity (config, or GIT_COMMITTER_NAME/EMAIL); none is an error.  The
-# patches' Signed-off-by: comes from it, never from a made-up identity.
-export_ident() {
-    EXPORT_IDENT=$(git -C "$TOP" -c user.useConfigOnly=true var GIT_COMMITTER_IDENT 2>/dev/null) ||
-        die "export: no git identity: set git config user.name and user.email (Signed-off-by: comes from them)"
-    EXPORT_IDENT=${EXPORT_IDENT%>*}'>'
-}
-
-export_series() {
-    local tree=$1 branch="$BRANCH_PREFIX/$SERIES_BASE" base out
-    export_ident
-    
-    out="$PATCHES/$SERIES_BASE"
-    is_git_toplevel "$tree" || die "export needs a git tree; $tree is not one"
-    git_tree rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
-        die "$tree has no branch $branch; run ./build.sh apply first"
-    base=$(git_tree config "ovs-json-perf.$SERIES_BASE.base" 2>/dev/null ||
-           git_tree rev-parse "base/$SERIES_BASE")
-    local -A dir_of=()
-    local dir subj c
-    while IFS=$'\t' read -r dir subj; do
-        dir_of[$subj]=$dir
-    done < <(series_subjects "$SERIES_BASE")
-    local commits=() dirs=() cur=
-    mapfile -t commits < <(git_tree rev-list --reverse "$base..$branch")
-    [ ${#commits[@]} -gt 0 ] || die "$branch has no commits on top of $base"
-    for c in "${commits[@]}"; do
-        subj=$(git_tree log -1 --format=%s "$c")
-        cur=${dir_of[$subj]:-${cur:-$(series_subjects "$SERIES_BASE" | head -n1 | cut -f1)}}
-        dirs+=("${cur:-.}")
-    done
-    stage "export: git format-patch $base..$branch -> $out"
-    mkdir -p "$out"
-    local i=0 first series=()
-    while [ $i -lt ${#commits[@]} ]; do
-        first=$i
-        while [ $((i + 1)) -lt ${#commits[@]} ] && [ "${dirs[$((i + 1))]}" = "${dirs[$first]}" ]; do
-            i=$((i + 1))
-        done
-        export_one_series "$tree" "$out/${dirs[$first]}" "${commits[$first]}" "${commits[$i]}"
-        local f
-        for f in "$out/${dirs[$first]}"/[0-9][0-9][0-9][0-9]-*.patch; do
-            case $(basename "$f") in
-            0000-*) ;;
-            *) series+=("${dirs[$first]}/$(basename "$f")") ;;
-            esac
-        done
-        i=$((i + 1))
-    done
-    printf '%s\n' "${series[@]#./}" >"$out/series"
-    stage "export: $(wc -l <"$out/series") patches in $out/series"
 }

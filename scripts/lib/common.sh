@@ -1,8 +1,12 @@
-# Shared helpers for build.sh and the scripts under bench/ and tests/.
-# Source it; it does not run anything by itself.
+# The facts and helpers every script shares: the bases, the folders,
+# logging and progress (die, stage, run, log_start), Debian packages.
+# Functions and settings only: sourcing it runs nothing.
+[ -z "${_ojp_lib_common:-}" ] || return 0
+_ojp_lib_common=1
 
 # Project root and the git-ignored build area.
-TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+export TOP
 BUILD=${OVS_JSON_PERF_BUILD:-"$TOP/build"}
 LOGDIR="$BUILD/logs"
 
@@ -17,6 +21,37 @@ results_dir() {
     evidence) echo "$root/evidence" ;;
     *) echo "error: results_dir: unknown kind '$1'" >&2; return 1 ;;
     esac
+}
+
+# record_for KIND BASE FLAGS DIR [PATTERN...]: a result file
+# DIR/KIND-BASE-*.summary that passed, was made on exactly the tree
+# ovs-json-perf/BASE has now (the same git tree hash, the same on any
+# machine), has a line matching each extended regular expression PATTERN,
+# and has every "-k WORD" of FLAGS in its selection ("-jN" aside).  Prints
+# its path; fails if there is none.  CI takes such a record for a run it
+# would otherwise make (bisect, sanitizers, build and check).
+record_for() {
+    local kind=$1 base=$2 flags=$3 dir=$4 want f p k sel covered
+    shift 4
+    want=$(git -C "$BUILD/ovs-$base" rev-parse -q --verify \
+        "${BRANCH_PREFIX:-ovs-json-perf}/$base^{tree}" 2>/dev/null) || return 1
+    for f in "$dir/$kind-$base-"*.summary; do
+        [ -f "$f" ] && grep -qx 'result=pass' "$f" && grep -qxF "patched_tree=$want" "$f" ||
+            continue
+        covered=1
+        for p in "$@"; do
+            grep -qE "$p" "$f" || covered=0
+        done
+        sel=" $(sed -n 's/^selection=//p' "$f") "
+        for k in $(sed -E 's/(^| )-j *[0-9]+//g; s/-k / /g' <<<"$flags"); do
+            [[ $sel == *" -k $k "* ]] || covered=0
+        done
+        if [ "$covered" = 1 ]; then
+            echo "$f"
+            return 0
+        fi
+    done
+    return 1
 }
 
 # The bases we support: version -> Debian package version and suite.
@@ -58,7 +93,7 @@ series_fields() {
 }
 
 # Debian's packaging files that the base commit stops tracking
-# (scripts/fetch.sh): Debian's changelog replaces upstream's, and one of its
+# (scripts/lib/fetch.sh): Debian's changelog replaces upstream's, and one of its
 # entries trips OVS's check-echo-n.  The build still needs it
 # (check-debian-changelog-version), so every work tree of the base keeps
 # an untracked copy.
@@ -197,6 +232,6 @@ need_build_deps() {
     need_pkgs $OVS_BUILD_PKGS
 }
 
-# Worktrees and the compiler cache: scripts/lib/worktree.sh.
-# shellcheck source=lib/worktree.sh
-. "$TOP/scripts/lib/worktree.sh"
+# Worktrees and the compiler cache.
+# shellcheck source=worktree.sh
+. "$(dirname "${BASH_SOURCE[0]}")/worktree.sh"

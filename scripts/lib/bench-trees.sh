@@ -1,19 +1,18 @@
 # Benchmark build trees: one git worktree per (base, variant), built with
 # identical flags, rebuilt only when its sources change.
 #
-# Source it after scripts/common.sh (it needs TOP, BUILD, LOG, stage, run,
-# die, need_pkgs).  Interface:
+# Interface:
 #
 #   bench_tree BASE VARIANT [EXTRA_PATCH...]
 #
 #     Creates or updates the worktree $BUILD/bench/BASE-VARIANT of
-#     $BUILD/ovs-BASE (running "./build.sh fetch BASE" when that is missing)
-#     and builds it.  On return, the global BENCH_TREE holds its path.
+#     $BUILD/ovs-BASE (fetching BASE when that is missing)
+#     and builds it.  bench_tree_dir BASE VARIANT prints its path.
 #
 #       VARIANT "stock"    the base commit, nothing applied (no EXTRA_PATCH
 #                          allowed).  The base commit is base/BASE (the
 #                          pristine tree less the autotools-generated files
-#                          and debian/, made by scripts/fetch.sh; the series
+#                          and debian/, made by scripts/lib/fetch.sh; the series
 #                          applies on it and OVS's check-assert-h-usage
 #                          passes), or pristine/BASE if that tag is missing.
 #       VARIANT "patched"  base commit + "git am" of every file listed in
@@ -25,8 +24,12 @@
 #
 #     Build, the same for every variant:
 #       ./boot.sh
-#       ./configure PYTHON3=/usr/bin/python3 CFLAGS='-O2 -g' CC='ccache gcc'
+#       ./configure --enable-Werror PYTHON3=/usr/bin/python3 CFLAGS='-g -O2' \
+#           CC='ccache gcc'
 #       make -j$(nproc) [$BENCH_MAKE_TARGETS]
+#     The compiler sees what ./build.sh build gives it (-g -O2 is
+#     configure's default), so a patched tree reuses the objects of the
+#     -Werror build of the same commit from the cache.
 #     BENCH_MAKE_TARGETS (optional, space-separated, e.g.
 #     "ovsdb/ovsdb-server utilities/ovs-appctl") limits make to what the
 #     caller needs; unset means the whole tree.  ccache (installed on demand)
@@ -34,17 +37,30 @@
 #     CCACHE_NOHASHDIR, with its cache in $BUILD/ccache.
 #
 #     The tree is reset, patched and configured again only when the key in
-#     $BENCH_TREE/.bench-configured (a hash of the base commit, the patch
+#     $(bench_tree_dir BASE VARIANT)/.bench-configured (a hash of the base commit, the patch
 #     contents and the flags) changes, and make runs only when
-#     $BENCH_TREE/.bench-stamp does not say the tree (or, with
+#     $(bench_tree_dir BASE VARIANT)/.bench-stamp does not say the tree (or, with
 #     BENCH_MAKE_TARGETS, each of the targets) is built for that key;
 #     otherwise bench_tree returns at once.
 #
 #   bench_tree_bin TREE PROGRAM   prints TREE/PROGRAM after checking that it
 #                                 is executable (e.g. ovsdb/ovsdb-server).
+# Functions only: sourcing it runs nothing; it loads what it needs.
+[ -z "${_ojp_lib_bench_trees:-}" ] || return 0
+_ojp_lib_bench_trees=1
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# shellcheck source=worktree.sh
+. "$(dirname "${BASH_SOURCE[0]}")/worktree.sh"
+# shellcheck source=fetch.sh
+. "$(dirname "${BASH_SOURCE[0]}")/fetch.sh"
 
-BENCH_CFLAGS='-O2 -g'
-BENCH_TREE=
+BENCH_CFLAGS='-g -O2'
+
+# bench_tree_dir BASE VARIANT: the worktree bench_tree makes and builds.
+bench_tree_dir() {
+    echo "$BUILD/bench/$1-$2"
+}
 
 # Prints the commit the variants start from.
 bench_base_ref() {
@@ -62,7 +78,7 @@ bench_tree_key() {
     shift 2
     {
         echo "start $(git -C "$src" rev-parse "$(bench_base_ref "$src" "$base")^{commit}")"
-        echo "cflags $BENCH_CFLAGS"
+        echo "cflags $BENCH_CFLAGS --enable-Werror"
         local p
         for p in "$@"; do
             echo "patch $(basename "$p") $(sha1sum <"$p" | cut -d' ' -f1)"
@@ -114,14 +130,14 @@ bench_tree() {
     if [ ! -d "$src/.git" ] ||
        ! git -C "$src" rev-parse -q --verify "base/$base" >/dev/null; then
         stage "fetching OVS $base"
-        run "$TOP/build.sh" fetch "$base" || die "fetch of $base failed"
+        (run fetch_base "$base") || die "fetch of $base failed"
     fi
     local start
     start=$(bench_base_ref "$src" "$base")
 
-    local wt="$BUILD/bench/$base-$variant" key
+    local wt key
+    wt=$(bench_tree_dir "$base" "$variant")
     key=$(bench_tree_key "$src" "$base" "${patches[@]}")
-    BENCH_TREE=$wt
     local targets=() what="make -j$(nproc)"
     if [ -n "${BENCH_MAKE_TARGETS:-}" ]; then
         read -r -a targets <<<"$BENCH_MAKE_TARGETS"
@@ -140,12 +156,12 @@ bench_tree() {
     if [ "$(cat "$wt/.bench-configured" 2>/dev/null)" != "$key" ]; then
         bench_tree_prepare "$src" "$base" "$variant" "$start" "$wt" "${patches[@]}"
         set_ovs_gcc "$wt"
-        stage "configuring $base-$variant (boot.sh, configure CFLAGS='$BENCH_CFLAGS')"
+        stage "configuring $base-$variant (boot.sh, configure --enable-Werror CFLAGS='$BENCH_CFLAGS')"
         (
             cd "$wt"
             use_ccache
             run ./boot.sh || die "boot.sh failed in $wt"
-            run ./configure PYTHON3=/usr/bin/python3 CFLAGS="$BENCH_CFLAGS" \
+            run ./configure --enable-Werror PYTHON3=/usr/bin/python3 CFLAGS="$BENCH_CFLAGS" \
                 CC="ccache $OVS_GCC" || die "configure failed in $wt"
         ) || exit 1
         echo "$key" >"$wt/.bench-configured"

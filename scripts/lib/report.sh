@@ -1,0 +1,130 @@
+# ./build.sh report: one table per base of the newest result file of each
+# kind.  Reads result files only.
+# Functions only: sourcing it runs nothing; it loads what it needs.
+[ -z "${_ojp_lib_report:-}" ] || return 0
+_ojp_lib_report=1
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+# report: one table per base of the newest result file of each kind.
+# Reads result files only.
+report() {
+    local f base kinds results
+    declare -A newest=()
+    results=$(results_dir records)
+    for f in "$results"/*.summary; do
+        [ -f "$f" ] || continue
+        local k b d
+        k=$(sed -n 's/^kind=//p' "$f")
+        b=$(sed -n 's/^base=//p' "$f")
+        d=$(sed -n 's/^date=//p' "$f")
+        if [ -z "$k" ] || [ -z "$b" ] || [ -z "$d" ]; then continue; fi
+        if [ -z "${newest[$b/$k]:-}" ] ||
+           [[ $d > $(sed -n 's/^date=//p' "${newest[$b/$k]}") ]]; then
+            newest[$b/$k]=$f
+        fi
+    done
+    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential chaos soak"
+    for base in $SUPPORTED_BASES; do
+        echo "== OVS $base =="
+        printf '%-38s %-18s %-20s %s\n' figure value date file
+        for k in $kinds; do
+            f=${newest[$base/$k]:-}
+            if [ -z "$f" ]; then
+                printf '%-38s %-18s %-20s %s\n' "$k" "no result" - -
+                continue
+            fi
+            { report_rows "$f"; report_series_row "$f" "$base"; } |
+                while IFS='|' read -r name value; do
+                    printf '%-38s %-18s %-20s %s\n' "$name" "$value" \
+                        "$(sed -n 's/^date=//p' "$f")" "$(basename "$f")"
+                done
+        done
+        echo
+    done
+}
+
+# report_series_row SUMMARY BASE: which patches a result was made with,
+# against the series patches/BASE/series lists now.
+report_series_row() {
+    local n tree
+    n=$(sed -n 's/^patches=//p' "$1")
+    tree=$(sed -n 's/^patched_tree=//p' "$1")
+    [ -n "$n" ] || return 0
+    echo "$(sed -n 's/^kind=//p' "$1"): patches applied|$n of $(series_patches "$2" | wc -l), tree ${tree:0:12}"
+}
+
+# report_rows SUMMARY: "FIGURE|VALUE" lines of a result file.
+report_rows() {
+    local f=$1
+    val() { sed -n "s/^$1=//p" "$f"; }
+    case $(val kind) in
+    check)
+        echo "build --enable-Werror, make check|$(val result), $(val tests_passed) tests passed ($(val selection))"
+        ;;
+    bisect)
+        echo "series bisects (-k json at each patch)|$(val result), $(val commits_built) commits built"
+        ;;
+    regress)
+        echo "tests run (stock / patched)|$(val stock_tests) / $(val patched_tests)"
+        echo "tests failed (stock / patched)|$(val stock_failed) / $(val patched_failed)"
+        echo "failed only patched, flaky on rerun|$(val failed_only_patched), $(val flaky_on_rerun)"
+        echo "failed again, and on stock too|$(val flaky_on_stock_too)"
+        echo "regressions against stock|$(val regressions)"
+        ;;
+    sanitize)
+        echo "ASan+UBSan: tests run / failed|$(val tests_run) / $(val tests_failed)"
+        echo "ASan+UBSan: of them also failing on stock|$(val tests_failed_on_stock_too)"
+        echo "ASan+UBSan: sanitizer findings|$(val sanitizer_findings)"
+        echo "ASan+UBSan: result|$(val result)"
+        echo "ASan+UBSan: selection|$(val selection)"
+        ;;
+    valgrind)
+        echo "valgrind: tests run / failed|$(val tests_run) / $(val tests_failed)"
+        echo "valgrind: of them also failing on stock|$(val tests_failed_on_stock_too)"
+        echo "valgrind: errors, definite leaks|$(val valgrind_errors), $(val definite_leak_records)"
+        echo "valgrind: findings not on stock|$(val findings_not_on_stock)"
+        echo "valgrind: result|$(val result)"
+        echo "valgrind: selection|$(val selection)"
+        ;;
+    differential)
+        # Every run on the newest run's candidate tree, added up: the long
+        # run and the ones under sanitizers or valgrind.
+        local runs
+        runs=$(grep -lxF "candidate_tree=$(val candidate_tree)" \
+                   "$(dirname "$f")/differential-$(val base)-"*.summary 2>/dev/null)
+        # shellcheck disable=SC2086
+        echo "differential: transactions, mismatches|$(cat $runs | sed -n 's/^transactions=//p' | awk '{ n += $1 } END { print n }'), $(cat $runs | sed -n 's/^mismatches=//p' | awk '{ n += $1 } END { print n }') ($(echo $runs | wc -w) runs on tree $(val candidate_tree | cut -c1-12))"
+        # shellcheck disable=SC2086
+        echo "differential: result|$(cat $runs | sed -n 's/^result=//p' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+        ;;
+    chaos)
+        echo "chaos: kills, lost or divergent|$(val kills), $(val lost_or_divergent) ($(val acked) acknowledged; $(val upgrades) restarts to patched, $(val downgrades) to stock; relay $(val relay))"
+        echo "chaos: result|$(val result)"
+        ;;
+    soak)
+        if [ -n "$(val patched_floor_slope_kb_per_h)" ]; then
+            echo "soak: duration, RSS floor slope excess|$(val duration_s) s, $(val patched_rss_slope_excess_kb_per_h) kB/h over stock (bound $(val patched_rss_slope_bound_kb_per_h)); left: $(val patched_left)"
+        else
+            echo "soak: duration, patched RSS slope|$(val duration_s) s, $(val patched_rss_slope_kb_per_h) kB/h (stock $(val stock_rss_slope_kb_per_h))"
+        fi
+        echo "soak: result|$(val result)"
+        ;;
+    fuzz|fuzz-longest)
+        # Per target: executions, seconds, crashes (scripts/fuzz.sh).
+        local t
+        sed -n 's/_executions=.*//p' "$f" | while read -r t; do
+            if [ "$(val kind)" = fuzz ]; then
+                printf 'fuzz %s|' "${t//_/-}"
+            else
+                printf 'longest fuzz %s (%s)|' "${t//_/-}" "$(val "${t}_date")"
+            fi
+            echo "$(val "${t}_executions") executions, $(val "${t}_seconds") s, $(val "${t}_crashes") crashes"
+        done
+        ;;
+    *)
+        # Other kinds: every key but kind, base and date.
+        grep -vE '^(kind|base|date)=' "$f" | sed "s/^/$(val kind) /; s/=/|/"
+        ;;
+    esac
+}
