@@ -48,10 +48,6 @@
 # Functions only: sourcing it runs nothing; it loads what it needs.
 [ -z "${_ojp_lib_bench_trees:-}" ] || return 0
 _ojp_lib_bench_trees=1
-# shellcheck source=common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-# shellcheck source=worktree.sh
-. "$(dirname "${BASH_SOURCE[0]}")/worktree.sh"
 # shellcheck source=fetch.sh
 . "$(dirname "${BASH_SOURCE[0]}")/fetch.sh"
 

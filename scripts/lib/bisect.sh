@@ -4,14 +4,10 @@
 # Functions only: sourcing it runs nothing; it loads what it needs.
 [ -z "${_ojp_lib_bisect:-}" ] || return 0
 _ojp_lib_bisect=1
-# shellcheck source=common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # shellcheck source=tree.sh
 . "$(dirname "${BASH_SOURCE[0]}")/tree.sh"
 # shellcheck source=build.sh
 . "$(dirname "${BASH_SOURCE[0]}")/build.sh"
-# shellcheck source=worktree.sh
-. "$(dirname "${BASH_SOURCE[0]}")/worktree.sh"
 
 # series_count_upto BASE DIR: the number of patches in patches/BASE/series
 # up to and including those of the series DIR, or nothing if DIR is not one.

@@ -5,8 +5,6 @@
 _ojp_lib_build=1
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-# shellcheck source=worktree.sh
-. "$(dirname "${BASH_SOURCE[0]}")/worktree.sh"
 
 # configure was made by this machine's autoconf, or needs ./boot.sh.
 needs_boot() {

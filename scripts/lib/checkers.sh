@@ -6,20 +6,10 @@
 # Functions only: sourcing it runs nothing; it loads what it needs.
 [ -z "${_ojp_lib_checkers:-}" ] || return 0
 _ojp_lib_checkers=1
-# shellcheck source=common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-# shellcheck source=fetch.sh
-. "$(dirname "${BASH_SOURCE[0]}")/fetch.sh"
-# shellcheck source=tree.sh
-. "$(dirname "${BASH_SOURCE[0]}")/tree.sh"
 # shellcheck source=apply.sh
 . "$(dirname "${BASH_SOURCE[0]}")/apply.sh"
 # shellcheck source=regress.sh
 . "$(dirname "${BASH_SOURCE[0]}")/regress.sh"
-# shellcheck source=worktree.sh
-. "$(dirname "${BASH_SOURCE[0]}")/worktree.sh"
-# shellcheck source=suite.sh
-. "$(dirname "${BASH_SOURCE[0]}")/suite.sh"
 
 # What each checker runs unless "-- FLAGS" selects otherwise (-k ORs).
 SAN_SELECTION="-k json -k monitor -k ovsdb-data -k ovsdb-execute -k ovsdb-server -k ovsdb-idl -k library"

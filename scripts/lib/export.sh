@@ -4,8 +4,6 @@
 # Functions only: sourcing it runs nothing; it loads what it needs.
 [ -z "${_ojp_lib_export:-}" ] || return 0
 _ojp_lib_export=1
-# shellcheck source=common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # shellcheck source=tree.sh
 . "$(dirname "${BASH_SOURCE[0]}")/tree.sh"
 

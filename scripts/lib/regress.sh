@@ -3,14 +3,10 @@
 # Functions only: sourcing it runs nothing; it loads what it needs.
 [ -z "${_ojp_lib_regress:-}" ] || return 0
 _ojp_lib_regress=1
-# shellcheck source=common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # shellcheck source=tree.sh
 . "$(dirname "${BASH_SOURCE[0]}")/tree.sh"
 # shellcheck source=build.sh
 . "$(dirname "${BASH_SOURCE[0]}")/build.sh"
-# shellcheck source=worktree.sh
-. "$(dirname "${BASH_SOURCE[0]}")/worktree.sh"
 # shellcheck source=suite.sh
 . "$(dirname "${BASH_SOURCE[0]}")/suite.sh"
 

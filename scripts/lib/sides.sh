@@ -4,8 +4,6 @@
 # Functions only: sourcing it runs nothing; it loads what it needs.
 [ -z "${_ojp_lib_sides:-}" ] || return 0
 _ojp_lib_sides=1
-# shellcheck source=common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # shellcheck source=bench-trees.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bench-trees.sh"
 

@@ -4,8 +4,6 @@
 # Functions only: sourcing it runs nothing; it loads what it needs.
 [ -z "${_ojp_lib_tree:-}" ] || return 0
 _ojp_lib_tree=1
-# shellcheck source=common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # shellcheck source=fetch.sh
 . "$(dirname "${BASH_SOURCE[0]}")/fetch.sh"
 # shellcheck source=features.sh
