@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The test library of every tests/t-*.sh component (and of tests/run.sh's
-# counting), sourced after scripts/lib/common.sh.
+# counting).  It loads scripts/lib/common.sh (TOP, BUILD, die, stage, ...).
 #
 # A component prints one line per case ("ok NAME", "FAIL NAME: WHY" or
 # "SKIP NAME: WHY") and ends with the line "N passed, N failed", which
@@ -14,6 +14,9 @@
 #   Prereqs     prereq CASE TOOL...: false and a SKIP line if a tool is missing
 #   OVS trees   snapshot, unpriv, plain_tree, checkout, bs, expect_refused,
 #               make_series (the cases that run build.sh on throwaway trees)
+
+# shellcheck source=../scripts/lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/common.sh"
 
 PASSED=0            # Cases that passed so far.
 FAILED=0            # Cases that failed so far.

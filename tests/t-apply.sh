@@ -5,11 +5,8 @@
 # throw away the user's edits or commits.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 scratch_dir "$BUILD/test/apply"
 

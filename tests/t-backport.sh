@@ -16,13 +16,9 @@
 # built: build/ovs-<base> for every base whose series has json-inline.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
-log_start t-backport
 # shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+log_start t-backport
 
 scratch_dir "$BUILD/test/backport"
 T=$SCRATCH

@@ -4,12 +4,10 @@
 # served byte-identical data.  Asserts no speed.
 set -euo pipefail
 
-TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-BUILD=${BUILD:-"$TOP/build"}
-export TOP
-
 # shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+BUILD=${BUILD:-"$TOP/build"}
+
 finish() {
     summary
     exit

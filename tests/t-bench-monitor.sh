@@ -9,13 +9,11 @@
 # asserts no speed.
 set -euo pipefail
 
-TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BUILD=${BUILD:-"$TOP/build"}
-export TOP
 PY=/usr/bin/python3
 
-# shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
 finish() {
     summary
     exit

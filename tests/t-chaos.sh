@@ -6,12 +6,8 @@
 # "N passed, N failed".
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 scratch_dir "$BUILD/test/chaos"
 S=$SCRATCH

@@ -12,13 +12,9 @@
 # Environment: BUILD, LOG (from tests/run.sh); FUZZ_SECONDS (default 60).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
-log_start t-fuzz-targets
 # shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+log_start t-fuzz-targets
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 scratch_dir "$BUILD/fuzz/t-fuzz-targets"

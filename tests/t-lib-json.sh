@@ -20,14 +20,10 @@
 # LIBJSON_FUZZ_SECONDS overrides the fuzz time (60 in CI, else 20).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 log_start t-lib-json
 
-# shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
 LIB="$TOP/lib-json"
 scratch_dir "$BUILD/lib-json/t"
 T=$SCRATCH

@@ -15,14 +15,10 @@
 # parses, which the before patch does not change.
 set -euo pipefail
 
-TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-export TOP
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=../scripts/lib/bench-trees.sh
 . "$TOP/scripts/lib/bench-trees.sh"
-# shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
 
 # The default base, whose patched tree CI has built: the series' build
 # comes from the compiler cache.

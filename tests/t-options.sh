@@ -4,11 +4,8 @@
 # version or base: one error line before any work.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 scratch_dir "$BUILD/test/options"
 

@@ -9,14 +9,10 @@
 # Environment: BUILD, LOG, CI (from tests/run.sh).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 log_start t-ovsdb-monitor
 
-# shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
 
 SRC="$TOP/ovsdb-monitor"
 scratch_dir "$BUILD/ovsdb-monitor/t"

@@ -4,11 +4,8 @@
 # (no branch, or no commit on it) are failures.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 scratch_dir "$BUILD/test/run"
 mkdir -p "$SCRATCH/t" "$SCRATCH/logs"

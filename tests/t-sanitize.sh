@@ -16,18 +16,14 @@
 # tests/run.sh applied.  T_SANITIZE_SELECTION overrides 4's selection.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export TOP
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=../scripts/lib/tree.sh
 . "$TOP/scripts/lib/tree.sh"
 # shellcheck source=../scripts/lib/regress.sh
 . "$TOP/scripts/lib/regress.sh"
 # shellcheck source=../scripts/lib/checkers.sh
 . "$TOP/scripts/lib/checkers.sh"
-# shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
 
 scratch_dir "$BUILD/test/sanitize"
 S=$SCRATCH

@@ -6,12 +6,8 @@
 # clients.  It asserts no speed and no slope of the short run.
 set -euo pipefail
 
-TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-export TOP
-# shellcheck source=../scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
 # shellcheck source=lib.sh
-. "$TOP/tests/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 WORK="$BUILD/t-soak"
 rm -rf "$WORK"
