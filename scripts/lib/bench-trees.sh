@@ -22,14 +22,10 @@
 #       any other name     base commit + "git am" of the EXTRA_PATCH files
 #                          (at least one), e.g. a measurement-only patch.
 #
-#     Build, the same for every variant:
-#       ./boot.sh
-#       ./configure --enable-Werror PYTHON3=/usr/bin/python3 CFLAGS='-g -O2' \
-#           CC='ccache gcc'
-#       make -j$(nproc) [$BENCH_MAKE_TARGETS]
-#     The compiler sees what ./build.sh build gives it (-g -O2 is
-#     configure's default), so a patched tree reuses the objects of the
-#     -Werror build of the same commit from the cache.
+#     Build, the same for every variant: build_tree (scripts/lib/build.sh,
+#     what ./build.sh build runs: --enable-Werror, configure's -g -O2,
+#     ccache), of $BENCH_MAKE_TARGETS if set.  A patched tree so takes the
+#     objects of the build of the same commit from the compiler cache.
 #     BENCH_MAKE_TARGETS (optional, space-separated, e.g.
 #     "ovsdb/ovsdb-server utilities/ovs-appctl") limits make to what the
 #     caller needs; unset means the whole tree.  ccache (installed on demand)
@@ -50,7 +46,10 @@
 _ojp_lib_bench_trees=1
 # shellcheck source=fetch.sh
 . "$(dirname "${BASH_SOURCE[0]}")/fetch.sh"
+# shellcheck source=build.sh
+. "$(dirname "${BASH_SOURCE[0]}")/build.sh"
 
+# What configure gives CFLAGS (build_tree passes none); in the key.
 BENCH_CFLAGS='-g -O2'
 
 # bench_tree_dir BASE VARIANT: the worktree bench_tree makes and builds.
@@ -147,36 +146,13 @@ bench_tree() {
         return 0
     fi
 
-    need_pkgs ccache
     mkdir -p "$BUILD/bench"
     if [ "$(cat "$wt/.bench-configured" 2>/dev/null)" != "$key" ]; then
         bench_tree_prepare "$src" "$base" "$variant" "$start" "$wt" "${patches[@]}"
-        set_ovs_gcc "$wt"
-        stage "configuring $base-$variant (boot.sh, configure --enable-Werror CFLAGS='$BENCH_CFLAGS')"
-        (
-            cd "$wt"
-            use_ccache
-            run ./boot.sh || die "boot.sh failed in $wt"
-            run ./configure --enable-Werror PYTHON3=/usr/bin/python3 CFLAGS="$BENCH_CFLAGS" \
-                CC="ccache $OVS_GCC" || die "configure failed in $wt"
-        ) || exit 1
         echo "$key" >"$wt/.bench-configured"
     fi
-
     stage "building $base-$variant ($what)"
-    (
-        cd "$wt"
-        use_ccache
-        if [ ${#targets[@]} -gt 0 ]; then
-            # "make all" builds BUILT_SOURCES (generated headers) first;
-            # explicit targets do not, so build them here.
-            printf 'bench-built-sources: $(BUILT_SOURCES)\n.PHONY: bench-built-sources\n' \
-                >"$wt/.bench-built-sources.mk"
-            run make -j"$(nproc)" -f Makefile -f .bench-built-sources.mk \
-                bench-built-sources || die "make of BUILT_SOURCES failed in $wt"
-        fi
-        run make -j"$(nproc)" "${targets[@]}" || die "make failed in $wt"
-    ) || exit 1
+    (build_tree "$wt" "${targets[@]}") || die "build of $base-$variant failed (log ${LOG:-none})"
     if [ ${#targets[@]} -gt 0 ]; then
         echo "$key" >"$wt/.bench-stamp"
     else

@@ -15,8 +15,14 @@ needs_boot() {
 
 CONFIGURE_ARGS=(--enable-Werror "PYTHON3=$PYTHON3" "CC=ccache gcc")
 
+# build_tree TREE [TARGET...]: the one configure and make of an OVS tree:
+# ./boot.sh if this machine's autotools did not make configure,
+# ./configure with CONFIGURE_ARGS if they changed (.ovs-json-perf-configure
+# records them), and make -j$(nproc) TARGET... (everything without one),
+# with the compiler cache every tree under build/ shares.
 build_tree() {
     local tree=$1
+    shift
     need_build_deps
     set_ovs_gcc "$tree"
     CONFIGURE_ARGS=(--enable-Werror "PYTHON3=$PYTHON3" "CC=ccache $OVS_GCC")
@@ -32,8 +38,16 @@ build_tree() {
         (cd "$tree" && run ./configure "${CONFIGURE_ARGS[@]}") || die "configure failed in $tree"
         echo "$want" >"$tree/.ovs-json-perf-configure"
     fi
-    stage "build: make -j$(nproc)"
-    (cd "$tree" && run make -j"$(nproc)") || die "make failed in $tree"
+    if [ $# -gt 0 ]; then
+        # "make all" builds BUILT_SOURCES (generated headers) first;
+        # explicit targets do not, so build them first.
+        mkdir -p "$BUILD"
+        printf 'built-sources: $(BUILT_SOURCES)\n.PHONY: built-sources\n' >"$BUILD/built-sources.mk"
+        (cd "$tree" && run make -j"$(nproc)" -f Makefile -f "$BUILD/built-sources.mk" built-sources) ||
+            die "make of BUILT_SOURCES failed in $tree"
+    fi
+    stage "build: make -j$(nproc)${*:+ $*}"
+    (cd "$tree" && run make -j"$(nproc)" "$@") || die "make failed in $tree"
     stage "build: done"
 }
 
