@@ -178,19 +178,7 @@ stage "patched = base/$BASE + ${#SERIES[@]} patch(es) of patches/$BASE/series"
 # ---------------------------------------------------------------------------
 # Schemas and databases.
 
-SCHEMA_DIR="$BENCH/ovn-central/usr/share/ovn"
-if [ ! -f "$SCHEMA_DIR/ovn-nb.ovsschema" ] || [ ! -f "$SCHEMA_DIR/ovn-sb.ovsschema" ]; then
-    stage "downloading Debian's ovn-central for the OVN schemas"
-    rm -rf "$BENCH/ovn-central" "$BENCH"/ovn-central_*.deb
-    if ! (cd "$BENCH" && run apt-get download ovn-central); then
-        run apt-get update -q || die "apt-get update failed"
-        (cd "$BENCH" && run apt-get download ovn-central) ||
-            die "apt-get download ovn-central failed"
-    fi
-    run dpkg-deb -x "$(ls "$BENCH"/ovn-central_*.deb | head -n1)" "$BENCH/ovn-central" ||
-        die "cannot unpack ovn-central"
-    [ -f "$SCHEMA_DIR/ovn-nb.ovsschema" ] || die "ovn-central has no ovn-nb.ovsschema"
-fi
+SCHEMA_DIR=$(ovn_schemas "$BENCH/ovn-central")
 declare -A SCHEMA=([nb]="$SCHEMA_DIR/ovn-nb.ovsschema" [sb]="$SCHEMA_DIR/ovn-sb.ovsschema")
 
 stage "building the generator"

@@ -148,3 +148,24 @@ sum_categories() {
                for (k in s) printf "  %s: %d B (%.1f %%)\n", k, s[k], t ? 100 * s[k] / t : 0 }' "$1" |
         sort
 }
+
+# ovn_schemas DIR: DIR/usr/share/ovn holds OVN's schemas, from Debian's
+# ovn-central package, downloaded into DIR once.  Prints that folder.
+ovn_schemas() {
+    local dir=$1 schemas="$1/usr/share/ovn"
+    if [ ! -f "$schemas/ovn-nb.ovsschema" ] || [ ! -f "$schemas/ovn-sb.ovsschema" ]; then
+        stage "downloading Debian's ovn-central for the OVN schemas" >&2
+        rm -rf "$dir" "$dir"_*.deb
+        mkdir -p "$(dirname "$dir")"
+        if ! (cd "$(dirname "$dir")" && run apt-get download ovn-central) >&2; then
+            run apt-get update -q >&2 || die "apt-get update failed"
+            (cd "$(dirname "$dir")" && run apt-get download ovn-central) >&2 ||
+                die "apt-get download ovn-central failed"
+        fi
+        run dpkg-deb -x "$(ls "$(dirname "$dir")"/ovn-central_*.deb | head -n1)" "$dir" >&2 ||
+            die "cannot unpack ovn-central"
+        [ -f "$schemas/ovn-nb.ovsschema" ] && [ -f "$schemas/ovn-sb.ovsschema" ] ||
+            die "ovn-central has no ovn-nb.ovsschema or ovn-sb.ovsschema"
+    fi
+    echo "$schemas"
+}

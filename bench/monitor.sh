@@ -277,20 +277,7 @@ TOOL="${TREE[${SERVERS[0]}]}/ovsdb/ovsdb-tool"
 CLIENT="${TREE[${SERVERS[0]}]}/ovsdb/ovsdb-client"
 
 
-SCHEMA_DIR="$BENCH/ovn-central/usr/share/ovn"
-SCHEMA="$SCHEMA_DIR/ovn-sb.ovsschema"
-if [ ! -f "$SCHEMA" ]; then
-    stage "downloading Debian's ovn-central for the OVN schemas"
-    rm -rf "$BENCH/ovn-central" "$BENCH"/ovn-central_*.deb
-    if ! (cd "$BENCH" && run apt-get download ovn-central); then
-        run apt-get update -q || die "apt-get update failed"
-        (cd "$BENCH" && run apt-get download ovn-central) ||
-            die "apt-get download ovn-central failed"
-    fi
-    run dpkg-deb -x "$(ls "$BENCH"/ovn-central_*.deb | head -n1)" "$BENCH/ovn-central" ||
-        die "cannot unpack ovn-central"
-    [ -f "$SCHEMA" ] || die "ovn-central has no ovn-sb.ovsschema"
-fi
+SCHEMA="$(ovn_schemas "$BENCH/ovn-central")/ovn-sb.ovsschema"
 
 stage "building the generator and the load client"
 GEN="$BENCH/gen/ovsdb-gen"
