@@ -7,6 +7,7 @@ set -euo pipefail
 # shellcheck source=lib/apply.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/apply.sh"
 
+# shellcheck disable=SC2153  # resolve_tree sets TREE
 parse_tree_opts apply "--base --ovs-src --force" "$@"
 log_start apply
 resolve_tree

@@ -11,6 +11,7 @@ set -euo pipefail
 # shellcheck source=lib/bisect.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/bisect.sh"
 
+# shellcheck disable=SC2153  # resolve_tree sets TREE
 parse_tree_opts bisect "--base" "$@"
 log_start bisect
 resolve_tree

@@ -9,6 +9,7 @@ set -euo pipefail
 # shellcheck source=lib/build.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/build.sh"
 
+# shellcheck disable=SC2153  # resolve_tree sets TREE
 parse_tree_opts build "--base --ovs-src" "$@"
 log_start build
 resolve_tree

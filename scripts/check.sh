@@ -13,6 +13,7 @@ set -euo pipefail
 # shellcheck source=lib/checkers.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/checkers.sh"
 
+# shellcheck disable=SC2153  # resolve_tree sets TREE
 parse_tree_opts check "--base --ovs-src --sanitize --valgrind --record --" "$@"
 log_start "check${CHECK_MODE:+-$CHECK_MODE}"
 resolve_tree

@@ -7,6 +7,7 @@ set -euo pipefail
 # shellcheck source=lib/tree.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/tree.sh"
 
+# shellcheck disable=SC2153  # resolve_tree sets TREE
 parse_tree_opts detect "--base --ovs-src" "$@"
 resolve_tree
 print_detection "$TREE"

@@ -7,6 +7,7 @@ set -euo pipefail
 # shellcheck source=lib/export.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/export.sh"
 
+# shellcheck disable=SC2153  # resolve_tree sets TREE
 parse_tree_opts export "--base --ovs-src" "$@"
 export_ident
 log_start export

@@ -45,6 +45,7 @@ print_summary() {
     echo "log:             $LOG"
 }
 
+# shellcheck disable=SC2153  # resolve_tree sets TREE
 parse_tree_opts build.sh "--base --ovs-src --force" "$@"
 log_start main
 resolve_tree

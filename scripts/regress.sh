@@ -9,6 +9,7 @@ set -euo pipefail
 # shellcheck source=lib/regress.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/regress.sh"
 
+# shellcheck disable=SC2153  # resolve_tree sets TREE
 parse_tree_opts regress "--base" "$@"
 log_start regress
 resolve_tree

@@ -80,6 +80,7 @@ checkpatch_all() {
 
 # on_base BASE FUNCTION ARGS...: FUNCTION build/ovs-BASE ARGS..., as the
 # verbs run it for --base BASE, in a subshell of its own.
+# shellcheck disable=SC2034,SC2153  # resolve_tree reads these and sets TREE
 on_base() (
     BASE=$1 OVS_SRC='' FORCE=0
     local fn=$2
