@@ -93,17 +93,6 @@ PLOT=1
 CLUSTER=0
 VARIANTS=(stock patched)
 
-# need_value OPT VALUE: VALUE, or a one-line error if it is missing.
-need_value() {
-    [ -n "${2:-}" ] && [[ $2 != --* ]] || die "$1 needs a value"
-}
-
-# need_uint OPT VALUE [MIN]: VALUE must be an integer of at least MIN (0).
-need_uint() {
-    [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge "${3:-0}" ] ||
-        die "$1 needs an integer of at least ${3:-0}, not '$2'"
-}
-
 while [ $# -gt 0 ]; do
     case $1 in
     -h|--help) usage; exit 0 ;;

@@ -68,13 +68,13 @@ parse_args() {
         --stock-defects) STOCK_DEFECTS=1; shift; continue ;;
         --record) RECORD=1; shift; continue ;;
         --base|--kills|--seed|--results-dir)
-            [ -n "${2:-}" ] && [[ $2 != --* ]] || die "chaos: $1 needs a value" ;;
+            need_value "chaos: $1" "${2:-}" ;;
         *) die "chaos: unknown option '$1' (see ./build.sh chaos --help)" ;;
         esac
         case $1 in
         --base) BASE=$2 ;;
-        --kills) need_uint chaos "$1" "$2" 1; KILLS=$2 ;;
-        --seed) need_uint chaos "$1" "$2" 0; SEED=$2 ;;
+        --kills) need_uint "chaos: $1" "$2" 1; KILLS=$2 ;;
+        --seed) need_uint "chaos: $1" "$2" 0; SEED=$2 ;;
         --results-dir) RESULTS_DIR=$2 ;;
         esac
         shift 2

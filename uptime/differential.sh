@@ -69,15 +69,15 @@ parse_args() {
         --stock-defects) STOCK_DEFECTS=(--stock-defects); shift; continue ;;
         --record) RECORD=1; shift; continue ;;
         --base|--seeds|--first-seed|--txns|--clients|--results-dir)
-            [ -n "${2:-}" ] && [[ $2 != --* ]] || die "differential: $1 needs a value" ;;
+            need_value "differential: $1" "${2:-}" ;;
         *) die "differential: unknown option '$1' (see ./build.sh differential --help)" ;;
         esac
         case $1 in
         --base) BASE=$2 ;;
-        --seeds) need_uint differential "$1" "$2" 1; SEEDS=$2 ;;
-        --first-seed) need_uint differential "$1" "$2" 0; FIRST_SEED=$2 ;;
-        --txns) need_uint differential "$1" "$2" 1; TXNS=$2 ;;
-        --clients) need_uint differential "$1" "$2" 1; CLIENTS=$2 ;;
+        --seeds) need_uint "differential: $1" "$2" 1; SEEDS=$2 ;;
+        --first-seed) need_uint "differential: $1" "$2" 0; FIRST_SEED=$2 ;;
+        --txns) need_uint "differential: $1" "$2" 1; TXNS=$2 ;;
+        --clients) need_uint "differential: $1" "$2" 1; CLIENTS=$2 ;;
         --results-dir) RESULTS_DIR=$2 ;;
         esac
         shift 2

@@ -118,6 +118,19 @@ check_no_spaced_words() {
     done
 }
 
+# need_value OPT VALUE: VALUE is given and is not an option; else one
+# error line, "OPT needs a value" (OPT may name its command: "chaos: --seed").
+need_value() {
+    [ -n "${2:-}" ] && [[ $2 != --* ]] || die "$1 needs a value"
+}
+
+# need_uint OPT VALUE [MIN]: VALUE is an integer of at least MIN (default
+# 0); else one error line.
+need_uint() {
+    [[ ${2:-} =~ ^[0-9]+$ ]] && [ "$2" -ge "${3:-0}" ] ||
+        die "$1 needs an integer of at least ${3:-0}, not '${2:-}'"
+}
+
 # Debian's python3, not the pyenv one on PATH.
 PYTHON3=/usr/bin/python3
 

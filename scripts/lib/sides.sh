@@ -11,13 +11,6 @@ _ojp_lib_sides=1
 # programs, for each side.
 declare -gA BINDIR=()
 
-# need_uint WHO OPT VALUE MIN: VALUE must be an integer of at least MIN;
-# else one error line that names WHO's option OPT.
-need_uint() {
-    [[ ${3:-} =~ ^[0-9]+$ ]] && [ "$3" -ge "$4" ] ||
-        die "$1: $2 needs an integer of at least $4, not '${3:-}'"
-}
-
 # sides_find WHO BASE BINDIRS PROGRAMS [PLANTED]: fills BINDIR from BINDIRS
 # ("A=DIR B=DIR"), or builds stock BASE (A) and patched BASE (B) as bench
 # trees, with the make targets PROGRAMS ("ovsdb/ovsdb-server ...").  With
