@@ -51,6 +51,10 @@ usage: ./build.sh [VERB] [OPTIONS]
                              members under kills, restarts that switch
                              builds, compactions and joins; no committed
                              transaction may be lost (./build.sh chaos --help)
+  ovn --ovn-src DIR [--base B] [--at FILE] [-k KEYWORD]... [--record]
+                             OVN's own tests (ovn-northd.at) on stock and
+                             patched B, compared test by test
+                             (./build.sh ovn --help)
   fuzz [--base B] [--target lib-json|ovs-json|diff|all] [SECONDS]
                              run the fuzzers; results in bench/results/
   test                       everything CI runs; ends with "N passed, N failed"
@@ -78,7 +82,7 @@ main() {
         exec "$TOP/scripts/$verb.sh" "$@" ;;
     bench) shift; bench "$@" ;;
     soak) shift; exec "$TOP/bench/soak.sh" "$@" ;;
-    differential|chaos) shift; exec "$TOP/uptime/$verb.sh" "$@" ;;
+    differential|chaos|ovn) shift; exec "$TOP/uptime/$verb.sh" "$@" ;;
     test) shift; exec "$TOP/tests/run.sh" "$@" ;;
     ''|--*) exec "$TOP/scripts/main.sh" "$@" ;;
     *) usage >&2; die "unknown verb '$1'" ;;
