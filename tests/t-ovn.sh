@@ -14,7 +14,8 @@ scratch_dir "$BUILD/test/ovn"
 # whose tests dial what their titles say.
 OVN="$SCRATCH/ovn"
 mkdir -p "$OVN/tests"
-touch "$OVN/ovn-nb.xml" "$OVN/configure.ac"
+touch "$OVN/ovn-nb.xml"
+echo 'AC_INIT(ovn, 25.03.0, bugs@openvswitch.org)' >"$OVN/configure.ac"
 cat >"$OVN/tests/ovn-northd.at" <<'EOF'
 AT_BANNER([OVN northd])
 OVN_FOR_EACH_NORTHD([
@@ -56,5 +57,10 @@ done
 got=$(bash -c '. "$1"; offnet_titles "$2"' _ "$TOP/uptime/ovn.sh" "$OVN" | paste -sd ';' -)
 expect "ovn: the tests that name a remote outside 127.0.0.0/8 are left out, by title" \
     "$got" "dials a private address;listens on a public address;talks ssl to a public address"
+
+# The version the summary names: configure.ac's, not that of a git
+# repository around the tree (the scratch folder is inside this one).
+expect "ovn: the summary names OVN's version from configure.ac" \
+    "$(bash -c '. "$1"; ovn_version "$2"' _ "$TOP/uptime/ovn.sh" "$OVN")" "25.03.0"
 
 summary

@@ -110,6 +110,17 @@ ovn_tree() {
         die "ovn: OVN does not build on $v OVS $BASE (see $LOG)"
 }
 
+# ovn_version DIR: OVN's version as its configure.ac gives it, with the
+# git description of DIR if DIR is the top of a git checkout.
+ovn_version() {
+    local v top
+    v=$(sed -n 's/^AC_INIT(ovn, *\([0-9][0-9.]*\).*/\1/p' "$1/configure.ac" | head -n1)
+    top=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) &&
+        [ "$top" = "$(cd "$1" && pwd -P)" ] &&
+        v="$v ($(git -C "$1" describe --tags --always))"
+    echo "${v:-unknown}"
+}
+
 # ovn_dir VARIANT: where ovn_tree builds OVN on that OVS.
 ovn_dir() {
     echo "$BUILD/ovn/$BASE-$1"
@@ -144,7 +155,7 @@ main() {
         "$logs/stock-$stamp.log" "$logs/patched-$stamp.log" "$out" || rc=$?
     sed -i 's/^kind=regress$/kind=ovn/' "$out.summary"
     {
-        echo "ovn_src=$(git -C "$OVN_SRC" describe --tags --always 2>/dev/null || basename "$OVN_SRC")"
+        echo "ovn_src=$(ovn_version "$OVN_SRC")"
         echo "selection=$AT_FILE${KEYS[*]:+ ${KEYS[*]}}"
         echo "left_out=$(offnet_titles "$(ovn_dir stock)" | tr '\n' ';')"
         series_fields "$(bench_tree_dir "$BASE" patched)" "$BASE"
