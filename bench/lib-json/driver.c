@@ -25,16 +25,14 @@
 #include <string.h>
 #include <time.h>
 #include "openvswitch/json.h"
+#include "../../lib-json/tests/xorshift.h"
 
-static uint64_t rng = 88172645463325252ULL;
+static uint64_t rng = XORSHIFT_SEED;
 
 static uint32_t
 rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t) rng;
+    return xorshift_next(&rng);
 }
 
 static void

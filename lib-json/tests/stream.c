@@ -45,6 +45,7 @@
 #include "ovsjson/shash.h"
 #include "cases.h"
 #include "feed.h"
+#include "xorshift.h"
 
 /* Allocation counter. */
 
@@ -700,15 +701,12 @@ test_dir(const char *dir)
 /* Generated OVSDB-like documents: {"Table": {"uuid": {row}, ...}, ...},
  * with the byte range of each row (member at depth 2) recorded. */
 
-static uint64_t rng = 88172645463325252ULL;
+static uint64_t rng = XORSHIFT_SEED;
 
 static uint32_t
 rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t) rng;
+    return xorshift_next(&rng);
 }
 
 struct doc {
