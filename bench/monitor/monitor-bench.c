@@ -806,6 +806,19 @@ print_groups(const char *key, size_t off, bool hex)
     printf("\n");
 }
 
+/* Prints PREFIX "bytes_per_client" (with groups, the mean over all
+ * clients), PREFIX "bytes_total" ('total'), and PREFIX "content_hash" and
+ * PREFIX "bytes_hash", the groups_hash() of the hashes at offsets
+ * 'content' and 'bytes' in struct client. */
+static void
+print_totals(const char *prefix, uint64_t total, size_t content, size_t bytes)
+{
+    printf("%sbytes_per_client %" PRIu64 "\n", prefix, total / n_clients);
+    printf("%sbytes_total %" PRIu64 "\n", prefix, total);
+    printf("%scontent_hash %016" PRIx64 "\n", prefix, groups_hash(content));
+    printf("%sbytes_hash %016" PRIx64 "\n", prefix, groups_hash(bytes));
+}
+
 /* "NAME_cpus LIST" with the CPUs process 'pid' (0: this one) may run on. */
 static void
 print_cpus(const char *name, int pid)
@@ -988,13 +1001,8 @@ connect_clients(void)
     }
     printf("init_seconds %.3f\n", now() - t0);
     printf("init_server_cpu_s %.3f\n", server_cpu(NULL, NULL) - cpu0);
-    /* With groups, the mean over all clients. */
-    printf("init_bytes_per_client %" PRIu64 "\n", init_total / n_clients);
-    printf("init_bytes_total %" PRIu64 "\n", init_total);
-    printf("init_content_hash %016" PRIx64 "\n",
-           groups_hash(offsetof(struct client, init_hash)));
-    printf("init_bytes_hash %016" PRIx64 "\n",
-           groups_hash(offsetof(struct client, init_hist_hash)));
+    print_totals("init_", init_total, offsetof(struct client, init_hash),
+                 offsetof(struct client, init_hist_hash));
 }
 
 int
@@ -1111,13 +1119,8 @@ main(int argc, char *argv[])
         total += clients[i].bytes;
     }
     printf("updates_per_client %" PRIu64 "\n", clients[0].msgs);
-    /* With groups, the mean over all clients. */
-    printf("bytes_per_client %" PRIu64 "\n", total / n_clients);
-    printf("bytes_total %" PRIu64 "\n", total);
-    printf("content_hash %016" PRIx64 "\n",
-           groups_hash(offsetof(struct client, hash)));
-    printf("bytes_hash %016" PRIx64 "\n",
-           groups_hash(offsetof(struct client, hist_hash)));
+    print_totals("", total, offsetof(struct client, hash),
+                 offsetof(struct client, hist_hash));
     print_groups("group_bytes", offsetof(struct client, bytes), false);
     print_groups("group_hashes", offsetof(struct client, hash), true);
     printf("fanout_ms_median %.1f\nfanout_ms_p95 %.1f\nfanout_ms_max %.1f\n",
