@@ -141,6 +141,14 @@ put_flow_row(struct wbuf *b, const struct workload *w, uint64_t i)
         "ls_out_acl", "ls_out_port_sec_l2", "lr_in_ip_routing",
         "lr_in_arp_resolve",
     };
+    /* Flows of kinds 0 and 1 match a port and an address from the low
+     * three octets of 'i': port security in, an ACL out. */
+    static const char *const port_flows[] = {
+        "\"match\":\"inport == \\\"bench-lsp-%u\\\" && "
+        "eth.src == {0a:58:0a:%02x:%02x:%02x}\",\"actions\":\"next;\",",
+        "\"match\":\"outport == \\\"bench-lsp-%u\\\" && "
+        "ip4 && ip4.dst == 10.%u.%u.%u\",\"actions\":\"reg0[1] = 1; next;\",",
+    };
     unsigned int port = (unsigned int) (i % 4093);
     unsigned int stage = (unsigned int) (i % 8);
 
@@ -151,16 +159,9 @@ put_flow_row(struct wbuf *b, const struct workload *w, uint64_t i)
                 (unsigned int) (i % 29), 50 + (unsigned int) (i % 7) * 50);
     switch (i % 4) {
     case 0:
-        wbuf_printf(b, "\"match\":\"inport == \\\"bench-lsp-%u\\\" && "
-                    "eth.src == {0a:58:0a:%02x:%02x:%02x}\","
-                    "\"actions\":\"next;\",",
-                    port, octet(i, 2), octet(i, 1), octet(i, 0));
-        break;
     case 1:
-        wbuf_printf(b, "\"match\":\"outport == \\\"bench-lsp-%u\\\" && "
-                    "ip4 && ip4.dst == 10.%u.%u.%u\","
-                    "\"actions\":\"reg0[1] = 1; next;\",",
-                    port, octet(i, 2), octet(i, 1), octet(i, 0));
+        wbuf_printf(b, port_flows[i % 4], port, octet(i, 2), octet(i, 1),
+                    octet(i, 0));
         break;
     case 2:
         wbuf_printf(b, "\"match\":\"ct.new && ip4.dst == 172.30.%u.%u && "
