@@ -88,18 +88,40 @@ compare_values(const char *what, const char *input,
     }
 }
 
+/* Feeds the 'len' bytes at 's' to 'parser' with 'feed', 'piece' bytes at a
+ * time, until it takes less than it is given. */
+static void
+feed_pieces(void *parser, size_t (*feed)(void *, const char *, size_t),
+            const char *s, size_t len, size_t piece)
+{
+    for (size_t ofs = 0; ofs < len; ofs += piece) {
+        size_t n = len - ofs < piece ? len - ofs : piece;
+
+        if (feed(parser, s + ofs, n) != n) {
+            break;
+        }
+    }
+}
+
+/* json_parser_feed() of each build, for feed_pieces(). */
+static size_t
+patched_parser_feed(void *parser, const char *s, size_t n)
+{
+    return json_parser_feed(parser, s, n);
+}
+
+static size_t
+stock_parser_feed(void *parser, const char *s, size_t n)
+{
+    return stock_json_parser_feed(parser, s, n);
+}
+
 static struct json *
 patched_feed(const char *s, size_t len, size_t piece, int flags)
 {
     struct json_parser *parser = json_parser_create(flags);
 
-    for (size_t ofs = 0; ofs < len; ofs += piece) {
-        size_t n = len - ofs < piece ? len - ofs : piece;
-
-        if (json_parser_feed(parser, s + ofs, n) != n) {
-            break;
-        }
-    }
+    feed_pieces(parser, patched_parser_feed, s, len, piece);
     return json_parser_finish(parser);
 }
 
@@ -108,13 +130,7 @@ stock_feed(const char *s, size_t len, size_t piece, int flags)
 {
     struct stock_json_parser *parser = stock_json_parser_create(flags);
 
-    for (size_t ofs = 0; ofs < len; ofs += piece) {
-        size_t n = len - ofs < piece ? len - ofs : piece;
-
-        if (stock_json_parser_feed(parser, s + ofs, n) != n) {
-            break;
-        }
-    }
+    feed_pieces(parser, stock_parser_feed, s, len, piece);
     return stock_json_parser_finish(parser);
 }
 
