@@ -8,6 +8,7 @@
  * DIR/multi.json (all of them concatenated, for --multiple).  Output is a
  * pure function of SEED and N.  Only libc is used. */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,55 +151,53 @@ gen_uuid_pair(struct buf *b)
     puts_(b, tmp);
 }
 
+/* An object member's name: OVSDB-like, sometimes duplicated among the 'n'
+ * members, or a random string. */
 static void
-gen_array(struct buf *b, int depth)
+gen_name(struct buf *b, size_t n)
 {
-    size_t n = (depth == 0 ? 1 + below(15)
-                : below(4) || depth > 1 ? below(6) : below(40));
-    size_t i;
+    if (below(3) == 0) {
+        char tmp[32];
 
-    put(b, "[", 1);
-    ws(b);
-    for (i = 0; i < n; i++) {
-        if (i) {
-            put(b, ",", 1);
-            ws(b);
-        }
-        gen_value(b, depth + 1);
-        ws(b);
+        snprintf(tmp, sizeof tmp, "\"col%u\"", below(n + 2));
+        puts_(b, tmp);
+    } else {
+        gen_string(b, string_len() % 30);
     }
-    put(b, "]", 1);
+    ws(b);
+    put(b, ":", 1);
+    ws(b);
 }
 
+/* An array or, if 'object', an object, with white space around its
+ * members: up to 15 at the top, usually fewer than 6 (arrays) or 8
+ * (objects) when nested, sometimes up to 40 at depth 1. */
 static void
-gen_object(struct buf *b, int depth)
+gen_container(struct buf *b, int depth, bool object)
 {
     size_t n = (depth == 0 ? 1 + below(15)
-                : below(4) || depth > 1 ? below(8) : below(40));
+                : below(4) || depth > 1 ? below(object ? 8 : 6) : below(40));
     size_t i;
-    char tmp[32];
 
-    put(b, "{", 1);
+    put(b, object ? "{" : "[", 1);
     ws(b);
     for (i = 0; i < n; i++) {
         if (i) {
             put(b, ",", 1);
             ws(b);
         }
-        if (below(3) == 0) {
-            /* OVSDB-like names, sometimes duplicated. */
-            snprintf(tmp, sizeof tmp, "\"col%u\"", below(n + 2));
-            puts_(b, tmp);
-        } else {
-            gen_string(b, string_len() % 30);
+        if (object) {
+            gen_name(b, n);
         }
-        ws(b);
-        put(b, ":", 1);
-        ws(b);
         gen_value(b, depth + 1);
+        if (!object) {
+            ws(b);
+        }
     }
-    ws(b);
-    put(b, "}", 1);
+    if (object) {
+        ws(b);
+    }
+    put(b, object ? "}" : "]", 1);
 }
 
 static void
@@ -208,10 +207,8 @@ gen_value(struct buf *b, int depth)
 
     switch (r) {
     case 0:
-        gen_array(b, depth);
-        break;
     case 1:
-        gen_object(b, depth);
+        gen_container(b, depth, r == 1);
         break;
     case 2:
     case 3:
@@ -229,7 +226,7 @@ gen_value(struct buf *b, int depth)
         break;
     default:
         if (depth < 4) {
-            below(2) ? gen_array(b, depth) : gen_object(b, depth);
+            gen_container(b, depth, !below(2));
         } else {
             gen_number(b);
         }
@@ -294,7 +291,7 @@ main(int argc, char *argv[])
     for (i = 0; i < n; i++) {
         doc.n = 0;
         ws(&doc);
-        below(2) ? gen_array(&doc, 0) : gen_object(&doc, 0);
+        gen_container(&doc, 0, !below(2));
         ws(&doc);
         write_file(argv[3], "v", i, &doc);
         put(&multi, doc.s, doc.n);
