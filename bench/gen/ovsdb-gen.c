@@ -612,6 +612,66 @@ svc_name(uint64_t t)
              t / m.ns);
 }
 
+/* "namespace/name" of service t. */
+static const char *
+svc_owner(uint64_t t)
+{
+    return F("%s/%s", ns_name(t % m.ns), svc_name(t));
+}
+
+/* Begins row t of table 'tid', the NB or SB load balancer of service t,
+ * with the columns both have first: its name and protocol. */
+static void
+lb_row_begin(int tid, uint64_t t)
+{
+    row_begin(tid, t);
+    c_str("name", F("Service_%s_TCP_cluster", svc_owner(t)));
+    c_str1("protocol", "tcp");
+}
+
+/* The "vips" column of the load balancer of service t, NB or SB. */
+static void
+c_lb_vips(uint64_t t)
+{
+    map_begin("vips");
+    for (int v = 0; v < svc_n_vips(t); v++) {
+        m_ss(F("%s:%d", svc_ip(t), svc_port(t, v)),
+             svc_backends(t, v));
+    }
+    map_end();
+}
+
+/* Begins row k of table 'tid', the NB or SB address set of namespace k:
+ * its name and the addresses of its pods. */
+static void
+address_set_row_begin(int tid, uint64_t k)
+{
+    uint64_t n = pods_in_ns(k);
+
+    row_begin(tid, k);
+    c_str("name", hash_name(1, k, 0));
+    set_begin("addresses", n);
+    for (uint64_t j = 0; j < n; j++) {
+        elem();
+        a_str(pod_ip(ns_pod(k, j)));
+    }
+    set_end();
+}
+
+/* The "options" and "external_ids" of the port of pod g, NB or SB. */
+static void
+c_pod_port_maps(uint64_t g)
+{
+    map_begin("options");
+    m_ss("iface-id-ver", uuid_str(77, g));
+    m_ss("requested-chassis", node_name(pod_node(g)));
+    map_end();
+    map_begin("external_ids");
+    m_ss("namespace", ns_name(pod_ns(g)));
+    m_ss("pod", "true");
+    map_end();
+}
+
 /* ---------------------------------------------------------------------- */
 /* Northbound. */
 
@@ -762,14 +822,7 @@ nb_lsp_pod(uint64_t g)
     elem();
     a_bool(true);
     set_end();
-    map_begin("options");
-    m_ss("iface-id-ver", uuid_str(77, g));
-    m_ss("requested-chassis", node_name(pod_node(g)));
-    map_end();
-    map_begin("external_ids");
-    m_ss("namespace", ns_name(pod_ns(g)));
-    m_ss("pod", "true");
-    map_end();
+    c_pod_port_maps(g);
     row_end();
 }
 
@@ -827,15 +880,7 @@ nb_address_sets(void)
 {
     table_begin("Address_Set");
     for (uint64_t k = 0; k < m.ns; k++) {
-        uint64_t n = pods_in_ns(k);
-        row_begin(NB_AS, k);
-        c_str("name", hash_name(1, k, 0));
-        set_begin("addresses", n);
-        for (uint64_t j = 0; j < n; j++) {
-            elem();
-            a_str(pod_ip(ns_pod(k, j)));
-        }
-        set_end();
+        address_set_row_begin(NB_AS, k);
         map_begin("external_ids");
         m_ss("ip-family", "v4");
         m_ss("k8s.ovn.org/id", F("default-network-controller:Namespace:%s:v4",
@@ -1021,16 +1066,8 @@ nb_load_balancers(void)
 {
     table_begin("Load_Balancer");
     for (uint64_t t = 0; t < m.svcs; t++) {
-        const char *owner = F("%s/%s", ns_name(t % m.ns), svc_name(t));
-        row_begin(NB_LB, t);
-        c_str("name", F("Service_%s_TCP_cluster", owner));
-        c_str1("protocol", "tcp");
-        map_begin("vips");
-        for (int v = 0; v < svc_n_vips(t); v++) {
-            m_ss(F("%s:%d", svc_ip(t), svc_port(t, v)),
-                 svc_backends(t, v));
-        }
-        map_end();
+        lb_row_begin(NB_LB, t);
+        c_lb_vips(t);
         map_begin("options");
         m_ss("event", "false");
         m_ss("hairpin_snat_ip", "169.254.169.5 fd69::5");
@@ -1040,7 +1077,7 @@ nb_load_balancers(void)
         map_end();
         map_begin("external_ids");
         m_ss("k8s.ovn.org/kind", "Service");
-        m_ss("k8s.ovn.org/owner", owner);
+        m_ss("k8s.ovn.org/owner", svc_owner(t));
         map_end();
         row_end();
     }
@@ -1520,14 +1557,7 @@ sb_port_bindings(void)
         c_ref("chassis", SB_CHASSIS, x);
         c_ref("requested_chassis", SB_CHASSIS, x);
         c_bool("up", true);
-        map_begin("options");
-        m_ss("iface-id-ver", uuid_str(77, g));
-        m_ss("requested-chassis", node_name(x));
-        map_end();
-        map_begin("external_ids");
-        m_ss("namespace", ns_name(pod_ns(g)));
-        m_ss("pod", "true");
-        map_end();
+        c_pod_port_maps(g);
         row_end();
     }
     for (uint64_t x = 0; x < m.nodes; x++) {
@@ -1888,17 +1918,9 @@ sb_lbs_and_sets(void)
 {
     table_begin("Load_Balancer");
     for (uint64_t t = 0; t < m.svcs; t++) {
-        const char *owner = F("%s/%s", ns_name(t % m.ns), svc_name(t));
-        row_begin(SB_LB, t);
-        c_str("name", F("Service_%s_TCP_cluster", owner));
-        c_str1("protocol", "tcp");
+        lb_row_begin(SB_LB, t);
         c_ref("datapath_group", SB_DPG, DPG_LS);
-        map_begin("vips");
-        for (int v = 0; v < svc_n_vips(t); v++) {
-            m_ss(F("%s:%d", svc_ip(t), svc_port(t, v)),
-                 svc_backends(t, v));
-        }
-        map_end();
+        c_lb_vips(t);
         map_begin("options");
         m_ss("hairpin_snat_ip", "169.254.169.5 fd69::5");
         map_end();
@@ -1911,15 +1933,7 @@ sb_lbs_and_sets(void)
 
     table_begin("Address_Set");
     for (uint64_t k = 0; k < m.ns; k++) {
-        uint64_t n = pods_in_ns(k);
-        row_begin(SB_AS, k);
-        c_str("name", hash_name(1, k, 0));
-        set_begin("addresses", n);
-        for (uint64_t j = 0; j < n; j++) {
-            elem();
-            a_str(pod_ip(ns_pod(k, j)));
-        }
-        set_end();
+        address_set_row_begin(SB_AS, k);
         row_end();
     }
     table_end();
