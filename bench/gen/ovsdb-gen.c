@@ -384,6 +384,50 @@ c_str1(const char *name, const char *s)
     set_end();
 }
 
+/* A one-element boolean set. */
+static void
+c_bool1(const char *name, bool b)
+{
+    set_begin(name, 1);
+    elem();
+    a_bool(b);
+    set_end();
+}
+
+/* A one-element uuid set: row 'idx' of table 'tid'. */
+static void
+c_ref1(const char *name, int tid, uint64_t idx)
+{
+    set_begin(name, 1);
+    elem();
+    a_uuid(tid, idx);
+    set_end();
+}
+
+/* A two-element uuid set: rows 'a' and 'b' of table 'tid'. */
+static void
+c_ref2(const char *name, int tid, uint64_t a, uint64_t b)
+{
+    set_begin(name, 2);
+    elem();
+    a_uuid(tid, a);
+    elem();
+    a_uuid(tid, b);
+    set_end();
+}
+
+/* A uuid set of the 'n' rows 'first', 'first' + 1, ... of table 'tid'. */
+static void
+c_ref_range(const char *name, int tid, uint64_t first, uint64_t n)
+{
+    set_begin(name, n);
+    for (uint64_t i = 0; i < n; i++) {
+        elem();
+        a_uuid(tid, first + i);
+    }
+    set_end();
+}
+
 /* Maps: map_begin(name), pairs with m_ss(), then map_end().  Empty maps are
  * not allowed here (just leave the column out). */
 static void
@@ -672,6 +716,24 @@ c_pod_port_maps(uint64_t g)
     map_end();
 }
 
+/* A uuid set of table 'tid': row 'row(x)' of each node x, then row 'last'
+ * unless it is negative. */
+static void
+c_node_refs(const char *name, int tid, uint64_t (*row)(uint64_t x),
+            int64_t last)
+{
+    set_begin(name, m.nodes + (last >= 0));
+    for (uint64_t x = 0; x < m.nodes; x++) {
+        elem();
+        a_uuid(tid, row(x));
+    }
+    if (last >= 0) {
+        elem();
+        a_uuid(tid, last);
+    }
+    set_end();
+}
+
 /* ---------------------------------------------------------------------- */
 /* Northbound. */
 
@@ -706,6 +768,10 @@ enum nb_tid {
 #define ACL_POL(p, i) (4 * m.ns + 3 * (p) + (i))
 #define ACL_MGMT(x) (4 * m.ns + 3 * m.pols + (x))
 #define NAT_PER_NODE (1 + PODS_PER_NODE / 10)
+
+/* Some of them as functions, for c_node_refs(). */
+static uint64_t lsp_jtor(uint64_t x) { return LSP_JTOR(x); }
+static uint64_t lrp_rtos(uint64_t x) { return LRP_RTOS(x); }
 
 static const char *
 gr_name(uint64_t x)
@@ -757,16 +823,8 @@ nb_ls_node(uint64_t x)
     elem();
     a_uuid(NB_LSP, LSP_STOR(x));
     set_end();
-    set_begin("acls", 1);
-    elem();
-    a_uuid(NB_ACL, ACL_MGMT(x));
-    set_end();
-    set_begin("load_balancer_group", 2);
-    elem();
-    a_uuid(NB_LBG, LBG_CLUSTER);
-    elem();
-    a_uuid(NB_LBG, LBG_SWITCH);
-    set_end();
+    c_ref1("acls", NB_ACL, ACL_MGMT(x));
+    c_ref2("load_balancer_group", NB_LBG, LBG_CLUSTER, LBG_SWITCH);
     map_begin("other_config");
     m_ss("exclude_ips", F("10.%s.2", node_ab(x)));
     m_ss("mcast_eth_src", F("0a:58:0a:%s:01", node_abx(x)));
@@ -783,12 +841,7 @@ nb_ls_ext(uint64_t x)
 {
     row_begin(NB_LS, LS_EXT(x));
     c_str("name", F("ext_%s", node_name(x)));
-    set_begin("ports", 2);
-    elem();
-    a_uuid(NB_LSP, LSP_BRETH(x));
-    elem();
-    a_uuid(NB_LSP, LSP_ETOR(x));
-    set_end();
+    c_ref2("ports", NB_LSP, LSP_BRETH(x), LSP_ETOR(x));
     row_end();
 }
 
@@ -797,14 +850,7 @@ nb_ls_join(void)
 {
     row_begin(NB_LS, LS_JOIN);
     c_str("name", "join");
-    set_begin("ports", m.nodes + 1);
-    for (uint64_t x = 0; x < m.nodes; x++) {
-        elem();
-        a_uuid(NB_LSP, LSP_JTOR(x));
-    }
-    elem();
-    a_uuid(NB_LSP, LSP_JTOR_CR);
-    set_end();
+    c_node_refs("ports", NB_LSP, lsp_jtor, LSP_JTOR_CR);
     row_end();
 }
 
@@ -818,10 +864,7 @@ nb_lsp_pod(uint64_t g)
     c_str("type", "");
     c_str1("addresses", addr);
     c_str1("port_security", addr);
-    set_begin("up", 1);
-    elem();
-    a_bool(true);
-    set_end();
+    c_bool1("up", true);
     c_pod_port_maps(g);
     row_end();
 }
@@ -853,10 +896,7 @@ nb_lsp_node(uint64_t x)
     c_str("name", F("k8s-%s", n));
     c_str("type", "");
     c_str1("addresses", F("0a:58:0a:%s:02 10.%s.2", node_abx(x), node_ab(x)));
-    set_begin("up", 1);
-    elem();
-    a_bool(true);
-    set_end();
+    c_bool1("up", true);
     row_end();
 
     nb_lsp_router(LSP_STOR(x), F("stor-%s", n), F("rtos-%s", n), false);
@@ -894,6 +934,20 @@ nb_address_sets(void)
     table_end();
 }
 
+/* A set of the switch ports of the 'n' pods j = 'first', 'first' + 'step',
+ * ... of namespace k. */
+static void
+c_ns_ports(const char *name, uint64_t k, uint64_t first, uint64_t step,
+           uint64_t n)
+{
+    set_begin(name, n);
+    for (uint64_t i = 0; i < n; i++) {
+        elem();
+        a_uuid(NB_LSP, LSP_POD(ns_pod(k, first + step * i)));
+    }
+    set_end();
+}
+
 static const char *
 policy_name(uint64_t p)
 {
@@ -921,18 +975,8 @@ nb_port_groups(void)
         uint64_t n = pods_in_ns(k);
         row_begin(NB_PG, PG_DENY(k));
         c_str("name", hash_name(2, k, 0));
-        set_begin("ports", n);
-        for (uint64_t j = 0; j < n; j++) {
-            elem();
-            a_uuid(NB_LSP, LSP_POD(ns_pod(k, j)));
-        }
-        set_end();
-        set_begin("acls", 4);
-        for (int i = 0; i < 4; i++) {
-            elem();
-            a_uuid(NB_ACL, ACL_DENY(k, i));
-        }
-        set_end();
+        c_ns_ports("ports", k, 0, 1, n);
+        c_ref_range("acls", NB_ACL, ACL_DENY(k, 0), 4);
         map_begin("external_ids");
         m_ss("name", F("%s_DefaultDeny", ns_name(k)));
         map_end();
@@ -942,18 +986,8 @@ nb_port_groups(void)
         uint64_t k = p % m.ns, half = p / m.ns % 2, n = pol_n_ports(p);
         row_begin(NB_PG, PG_POL(p));
         c_str("name", hash_name(3, p, 0));
-        set_begin("ports", n);
-        for (uint64_t i = 0; i < n; i++) {
-            elem();
-            a_uuid(NB_LSP, LSP_POD(ns_pod(k, 2 * i + half)));
-        }
-        set_end();
-        set_begin("acls", 3);
-        for (int i = 0; i < 3; i++) {
-            elem();
-            a_uuid(NB_ACL, ACL_POL(p, i));
-        }
-        set_end();
+        c_ns_ports("ports", k, half, 2, n);
+        c_ref_range("acls", NB_ACL, ACL_POL(p, 0), 3);
         map_begin("external_ids");
         m_ss("k8s.ovn.org/id",
              F("default-network-controller:NetworkPolicy:%s:%s",
@@ -1114,30 +1148,10 @@ nb_routers(void)
     for (uint64_t x = 0; x < m.nodes; x++) {
         row_begin(NB_LR, LR_GR(x));
         c_str("name", gr_name(x));
-        set_begin("ports", 2);
-        elem();
-        a_uuid(NB_LRP, LRP_RTOJ(x));
-        elem();
-        a_uuid(NB_LRP, LRP_RTOE(x));
-        set_end();
-        set_begin("static_routes", 2);
-        elem();
-        a_uuid(NB_SR, m.nodes + 2 * x);
-        elem();
-        a_uuid(NB_SR, m.nodes + 2 * x + 1);
-        set_end();
-        set_begin("nat", NAT_PER_NODE);
-        for (int i = 0; i < NAT_PER_NODE; i++) {
-            elem();
-            a_uuid(NB_NAT, x * NAT_PER_NODE + i);
-        }
-        set_end();
-        set_begin("load_balancer_group", 2);
-        elem();
-        a_uuid(NB_LBG, LBG_CLUSTER);
-        elem();
-        a_uuid(NB_LBG, LBG_ROUTER);
-        set_end();
+        c_ref2("ports", NB_LRP, LRP_RTOJ(x), LRP_RTOE(x));
+        c_ref_range("static_routes", NB_SR, m.nodes + 2 * x, 2);
+        c_ref_range("nat", NB_NAT, x * NAT_PER_NODE, NAT_PER_NODE);
+        c_ref2("load_balancer_group", NB_LBG, LBG_CLUSTER, LBG_ROUTER);
         map_begin("options");
         m_ss("always_learn_from_arp_request", "false");
         m_ss("chassis", chassis_id(x));
@@ -1154,26 +1168,9 @@ nb_routers(void)
     }
     row_begin(NB_LR, LR_CR);
     c_str("name", "ovn_cluster_router");
-    set_begin("ports", m.nodes + 1);
-    for (uint64_t x = 0; x < m.nodes; x++) {
-        elem();
-        a_uuid(NB_LRP, LRP_RTOS(x));
-    }
-    elem();
-    a_uuid(NB_LRP, LRP_RTOJ_CR);
-    set_end();
-    set_begin("static_routes", m.nodes);
-    for (uint64_t x = 0; x < m.nodes; x++) {
-        elem();
-        a_uuid(NB_SR, x);
-    }
-    set_end();
-    set_begin("policies", 2 * m.nodes + 2);
-    for (uint64_t i = 0; i < 2 * m.nodes + 2; i++) {
-        elem();
-        a_uuid(NB_POL, i);
-    }
-    set_end();
+    c_node_refs("ports", NB_LRP, lrp_rtos, LRP_RTOJ_CR);
+    c_ref_range("static_routes", NB_SR, 0, m.nodes);
+    c_ref_range("policies", NB_POL, 0, 2 * m.nodes + 2);
     map_begin("options");
     m_ss("mcast_relay", "true");
     map_end();
@@ -1194,10 +1191,7 @@ nb_lrp(uint64_t idx, const char *name, const char *mac, const char *net,
     c_str("mac", mac);
     c_str1("networks", net);
     if (gc >= 0) {
-        set_begin("gateway_chassis", 1);
-        elem();
-        a_uuid(NB_GC, gc);
-        set_end();
+        c_ref1("gateway_chassis", NB_GC, gc);
     }
     map_begin("options");
     m_ss("gateway_mtu", "1400");
@@ -1414,10 +1408,7 @@ sb_chassis(void)
         c_str("name", chassis_id(x));
         c_str("hostname", node_name(x));
         c_int("nb_cfg", 4711);
-        set_begin("encaps", 1);
-        elem();
-        a_uuid(SB_ENCAP, x);
-        set_end();
+        c_ref1("encaps", SB_ENCAP, x);
         map_begin("other_config");
         m_ss("datapath-type", "");
         m_ss("iface-types", "afxdp,afxdp-nonpmd,bareudp,erspan,geneve,gre,"
@@ -1445,10 +1436,7 @@ sb_chassis(void)
     for (uint64_t x = 0; x < m.nodes; x++) {
         row_begin(SB_CHPRIV, x);
         c_str("name", chassis_id(x));
-        set_begin("chassis", 1);
-        elem();
-        a_uuid(SB_CHASSIS, x);
-        set_end();
+        c_ref1("chassis", SB_CHASSIS, x);
         c_int("nb_cfg", 4711);
         c_int("nb_cfg_timestamp", 1735689600000LL + x);
         row_end();
@@ -1523,14 +1511,8 @@ sb_pb(uint64_t idx, const char *name, const char *type, uint64_t dp,
         c_str1("mac", mac);
     }
     if (chassis >= 0) {
-        set_begin("chassis", 1);
-        elem();
-        a_uuid(SB_CHASSIS, chassis);
-        set_end();
-        set_begin("up", 1);
-        elem();
-        a_bool(true);
-        set_end();
+        c_ref1("chassis", SB_CHASSIS, chassis);
+        c_bool1("up", true);
     }
     if (peer) {
         map_begin("options");
@@ -1691,6 +1673,23 @@ lf(int64_t dp, bool egress, int table, int prio, const char *stage,
     row_end();
 }
 
+/* The actions of a logical switch's ARP reply for 'ip' at 'mac'. */
+static const char *
+ls_arp_reply(const char *mac, const char *ip)
+{
+    return F("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ "
+             "arp.tha = arp.sha; arp.sha = %s; arp.tpa = arp.spa; "
+             "arp.spa = %s; outport = inport; flags.loopback = 1; output;",
+             mac, mac, ip);
+}
+
+/* The actions of a logical router's ARP reply (its port's MAC is in
+ * xreg0). */
+static const char lr_arp_reply[] =
+    "eth.dst = eth.src; eth.src = xreg0[0..47]; arp.op = 2; /* ARP reply */ "
+    "arp.tha = arp.sha; arp.sha = xreg0[0..47]; arp.tpa <-> arp.spa; "
+    "outport = inport; flags.loopback = 1; output;";
+
 static void
 sb_flows_pod(uint64_t g)
 {
@@ -1704,10 +1703,7 @@ sb_flows_pod(uint64_t g)
        F("inport == \"%s\" && eth.src == %s && ip4.src == {%s}", p, mac, ip),
        "next;");
     lf(dp, false, 22, 50, "ls_in_arp_rsp", 8452,
-       F("arp.tpa == %s && arp.op == 1", ip),
-       F("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ "
-         "arp.tha = arp.sha; arp.sha = %s; arp.tpa = arp.spa; arp.spa = %s; "
-         "outport = inport; flags.loopback = 1; output;", mac, mac, ip));
+       F("arp.tpa == %s && arp.op == 1", ip), ls_arp_reply(mac, ip));
     lf(dp, false, 22, 100, "ls_in_arp_rsp", 8425,
        F("arp.tpa == %s && arp.op == 1 && inport == \"%s\"", ip, p),
        "next;");
@@ -1740,10 +1736,7 @@ sb_flows_node(uint64_t x)
        F("outport = \"k8s-%s\"; output;", n));
     lf(DP_LS(x), false, 22, 50, "ls_in_arp_rsp", 8452,
        F("arp.tpa == 10.%s.2 && arp.op == 1", ab),
-       F("eth.dst = eth.src; eth.src = 0a:58:0a:%s:02; arp.op = 2; /* ARP "
-         "reply */ arp.tha = arp.sha; arp.sha = 0a:58:0a:%s:02; arp.tpa = "
-         "arp.spa; arp.spa = 10.%s.2; outport = inport; flags.loopback = 1; "
-         "output;", abx, abx, ab));
+       ls_arp_reply(F("0a:58:0a:%s:02", abx), F("10.%s.2", ab)));
     lf(DP_LS(x), false, 9, 1001, "ls_in_acl", 6704,
        F("reg0[7] == 1 && (ip4.src==10.%s.2)", ab),
        "reg0[1] = 1; next;");
@@ -1752,9 +1745,7 @@ sb_flows_node(uint64_t x)
     lf(DP_CR, false, 3, 90, "lr_in_ip_input", 11950,
        F("inport == \"rtos-%s\" && arp.op == 1 && arp.tpa == 10.%s.1 && "
          "arp.spa == 10.%s.0/24", n, ab, ab),
-       F("eth.dst = eth.src; eth.src = xreg0[0..47]; arp.op = 2; /* ARP "
-         "reply */ arp.tha = arp.sha; arp.sha = xreg0[0..47]; arp.tpa <-> "
-         "arp.spa; outport = inport; flags.loopback = 1; output;"));
+       lr_arp_reply);
     lf(DP_CR, false, 12, 74, "lr_in_ip_routing", 10215,
        F("ip4.dst == 10.%s.0/24", ab),
        F("ip.ttl--; reg8[0..15] = 0; reg0 = ip4.dst; reg1 = 10.%s.1; "
@@ -1779,9 +1770,7 @@ sb_flows_node(uint64_t x)
     lf(DP_GR(x), false, 3, 90, "lr_in_ip_input", 11950,
        F("inport == \"rtoe-GR_%s\" && arp.op == 1 && arp.tpa == %s && "
          "arp.spa == 172.18.0.0/16", n, eip),
-       "eth.dst = eth.src; eth.src = xreg0[0..47]; arp.op = 2; /* ARP reply"
-       " */ arp.tha = arp.sha; arp.sha = xreg0[0..47]; arp.tpa <-> arp.spa;"
-       " outport = inport; flags.loopback = 1; output;");
+       lr_arp_reply);
     lf(DP_GR(x), false, 12, 49, "lr_in_ip_routing", 10215,
        "ip4.dst == 172.18.0.0/16",
        F("ip.ttl--; reg8[0..15] = 0; reg0 = ip4.dst; reg1 = %s; eth.src = "
