@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "ovsdb-monitor.h"
+#include "om-sb-columns.h"
 #include "om-util.h"
 #include "openvswitch/json.h"
 
@@ -204,22 +205,17 @@ main(int argc, char *argv[])
     }
 
     static const struct om_column_def lf_cols[] = {
-        { "match", OM_SCALAR, OM_STRING, 0 },
-        { "actions", OM_SCALAR, OM_STRING, 0 },
-        { "priority", OM_SCALAR, OM_INTEGER, 0 },
-        { "table_id", OM_SCALAR, OM_INTEGER, 0 },
-        { "pipeline", OM_SCALAR, OM_STRING, 0 },
+        OM_SB_LOGICAL_FLOW_COLUMNS,
         { "external_ids", OM_MAP, OM_STRING, OM_STRING },
     };
     static const struct om_column_def pb_cols[] = {
-        { "logical_port", OM_SCALAR, OM_STRING, 0 },
-        { "tunnel_key", OM_SCALAR, OM_INTEGER, 0 },
-        { "chassis", OM_SET, OM_STRING, 0 },
-        { "up", OM_SCALAR, OM_BOOLEAN, 0 },
+        OM_SB_PORT_BINDING_COLUMNS,
     };
     struct om_db *db = om_db_create(7);
-    struct om_table *lf = om_db_add_table(db, "Logical_Flow", lf_cols, 6);
-    struct om_table *pb = om_db_add_table(db, "Port_Binding", pb_cols, 4);
+    struct om_table *lf = om_db_add_table(db, "Logical_Flow", lf_cols,
+                                          OM_ARRAY_SIZE(lf_cols));
+    struct om_table *pb = om_db_add_table(db, "Port_Binding", pb_cols,
+                                          OM_ARRAY_SIZE(pb_cols));
     struct om_monitor *mon = om_monitor_create(db, mode);
     if (!om_monitor_add_table(mon, lf, NULL, 0, OM_SEL_ALL, NULL)
         || !om_monitor_add_table(mon, pb, NULL, 0, OM_SEL_ALL, NULL)) {

@@ -14,6 +14,9 @@
 #define OM_CONTAINER_OF(PTR, TYPE, MEMBER) \
     ((TYPE *) (void *) ((char *) (PTR) - offsetof(TYPE, MEMBER)))
 
+/* The number of elements of array ARRAY. */
+#define OM_ARRAY_SIZE(ARRAY) (sizeof (ARRAY) / sizeof *(ARRAY))
+
 /* Aborts with a message: out of memory or a broken invariant. */
 static inline void __attribute__((noreturn))
 om_abort(const char *what)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ovsdb-monitor.h"
+#include "om-sb-columns.h"
 #include "om-util.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
@@ -69,19 +70,12 @@ report(const char *name)
 
 #define N_TABLES 4
 static const struct om_column_def pb_cols[] = {
-    { "logical_port", OM_SCALAR, OM_STRING, 0 },
-    { "tunnel_key", OM_SCALAR, OM_INTEGER, 0 },
-    { "chassis", OM_SET, OM_STRING, 0 },
-    { "up", OM_SCALAR, OM_BOOLEAN, 0 },
+    OM_SB_PORT_BINDING_COLUMNS,
     { "external_ids", OM_MAP, OM_STRING, OM_STRING },
     { "mac", OM_SET, OM_STRING, 0 },
 };
 static const struct om_column_def lf_cols[] = {
-    { "match", OM_SCALAR, OM_STRING, 0 },
-    { "actions", OM_SCALAR, OM_STRING, 0 },
-    { "priority", OM_SCALAR, OM_INTEGER, 0 },
-    { "table_id", OM_SCALAR, OM_INTEGER, 0 },
-    { "pipeline", OM_SCALAR, OM_STRING, 0 },
+    OM_SB_LOGICAL_FLOW_COLUMNS,
     { "tags", OM_SET, OM_INTEGER, 0 },
     { "options", OM_MAP, OM_STRING, OM_INTEGER },
 };
@@ -109,8 +103,8 @@ struct table_spec {
 
 static const char *const mb_monitored[] = { "ip", "mac", "datapath" };
 static const struct table_spec specs[N_TABLES] = {
-    { "Port_Binding", pb_cols, 6, NULL, 0, OM_SEL_ALL },
-    { "Logical_Flow", lf_cols, 7, NULL, 0, OM_SEL_ALL },
+    { "Port_Binding", pb_cols, OM_ARRAY_SIZE(pb_cols), NULL, 0, OM_SEL_ALL },
+    { "Logical_Flow", lf_cols, OM_ARRAY_SIZE(lf_cols), NULL, 0, OM_SEL_ALL },
     { "MAC_Binding", mb_cols, 4, mb_monitored, 3, OM_SEL_ALL },
     { "Chassis", ch_cols, 3, NULL, 0,
       OM_SEL_INITIAL | OM_SEL_INSERT | OM_SEL_DELETE },
