@@ -475,6 +475,27 @@ world_random_txns(struct world *w, uint64_t *s, int n)
     }
 }
 
+/* A client that a test connects at its start. */
+struct client_spec {
+    enum om_version version;    /* Protocol version. */
+    int cond;                   /* Condition number, 0 for none. */
+};
+
+/* Initializes 'w' with cache 'mode' and database seed 'seed', commits
+ * 'n_txns' random transactions from '*s', then connects the 'n' clients of
+ * 'specs', in order, with the monitor ids of world_join(). */
+static void
+world_start(struct world *w, enum om_cache_mode mode, uint64_t seed,
+            uint64_t *s, int n_txns, const struct client_spec *specs,
+            size_t n)
+{
+    world_init(w, mode, seed);
+    world_random_txns(w, s, n_txns);
+    for (size_t i = 0; i < n; i++) {
+        world_join(w, specs[i].version, specs[i].cond, -1, NULL);
+    }
+}
+
 /* ---------------------------------------------------------------------
  * The replica: applies what a client received, as an IDL would.
  *
@@ -1351,17 +1372,15 @@ cache_untouched(const struct world *w, const struct cache_state *before)
 static void
 test_conditional(void)
 {
+    static const struct client_spec clients[] = {
+        { OM_V2, 0 }, { OM_V3, 0 }, { OM_V2, 1 }, { OM_V3, 2 }, { OM_V2, 3 },
+        { OM_V3, 4 },           /* All true: unconditional. */
+    };
     struct world w;
     uint64_t s = 4242;
 
-    world_init(&w, OM_CACHE_SERIALIZED, 31);
-    world_random_txns(&w, &s, 6);
-    world_join(&w, OM_V2, 0, -1, NULL);
-    world_join(&w, OM_V3, 0, -1, NULL);
-    world_join(&w, OM_V2, 1, -1, NULL);
-    world_join(&w, OM_V3, 2, -1, NULL);
-    world_join(&w, OM_V2, 3, -1, NULL);
-    world_join(&w, OM_V3, 4, -1, NULL);     /* All true: unconditional. */
+    world_start(&w, OM_CACHE_SERIALIZED, 31, &s, 6, clients,
+                OM_ARRAY_SIZE(clients));
     EXPECT(om_client_is_conditional(w.clients[2])
            && om_client_is_conditional(w.clients[3])
            && om_client_is_conditional(w.clients[4])
@@ -1417,15 +1436,14 @@ test_conditional(void)
 static void
 test_cond_change(void)
 {
+    static const struct client_spec clients[] = {
+        { OM_V3, 0 }, { OM_V3, 0 }, { OM_V2, 1 }, { OM_V3, 2 },
+    };
     struct world w;
     uint64_t s = 777;
 
-    world_init(&w, OM_CACHE_SERIALIZED, 12);
-    world_random_txns(&w, &s, 8);
-    world_join(&w, OM_V3, 0, -1, NULL);
-    world_join(&w, OM_V3, 0, -1, NULL);
-    world_join(&w, OM_V2, 1, -1, NULL);
-    world_join(&w, OM_V3, 2, -1, NULL);
+    world_start(&w, OM_CACHE_SERIALIZED, 12, &s, 8, clients,
+                OM_ARRAY_SIZE(clients));
 
     static const int next_cond[] = { 3, 0, 2, 1, 4, 0, 1 };
     for (size_t r = 0; r < sizeof next_cond / sizeof *next_cond; r++) {
@@ -1490,18 +1508,17 @@ test_condition_transitions(void)
 static void
 test_invalidation(void)
 {
+    static const struct client_spec clients[] = {
+        { OM_V3, 0 }, { OM_V3, 0 }, { OM_V1, 0 }, { OM_V1, 0 },
+    };
     struct world w, ref;
     uint64_t s = 1;
 
     for (int pass = 0; pass < 2; pass++) {
         struct world *x = pass ? &ref : &w;
-        world_init(x, pass ? OM_CACHE_NONE : OM_CACHE_SERIALIZED, 3);
         s = 1;
-        world_random_txn(x, &s);
-        world_join(x, OM_V3, 0, -1, NULL);
-        world_join(x, OM_V3, 0, -1, NULL);
-        world_join(x, OM_V1, 0, -1, NULL);
-        world_join(x, OM_V1, 0, -1, NULL);
+        world_start(x, pass ? OM_CACHE_NONE : OM_CACHE_SERIALIZED, 3, &s, 1,
+                    clients, OM_ARRAY_SIZE(clients));
 
         char uuid[37];
         commit_insert(x, x->tables[1], "match", json_string_create("first"),
@@ -1680,13 +1697,14 @@ test_formats(void)
 static void
 test_reconnect(void)
 {
+    static const struct client_spec clients[] = {
+        { OM_V3, 0 }, { OM_V3, 1 },
+    };
     struct world w;
     uint64_t s = 606;
 
-    world_init(&w, OM_CACHE_SERIALIZED, 66);
-    world_random_txns(&w, &s, 5);
-    world_join(&w, OM_V3, 0, -1, NULL);
-    world_join(&w, OM_V3, 1, -1, NULL);
+    world_start(&w, OM_CACHE_SERIALIZED, 66, &s, 5, clients,
+                OM_ARRAY_SIZE(clients));
     for (int i = 0; i < 5; i++) {
         world_random_txn(&w, &s);
         flush_all(&w);
