@@ -386,6 +386,16 @@ world_join(struct world *w, enum om_version v, int cond, int pred,
     return world_join_id(w, v, cond, pred, last_txn_id, NULL);
 }
 
+/* Connects 'n' clients of version 'v' with monitor id 'id' to 'w', without
+ * conditions. */
+static void
+world_join_n(struct world *w, enum om_version v, const char *id, int n)
+{
+    for (int i = 0; i < n; i++) {
+        world_join_id(w, v, 0, -1, NULL, id);
+    }
+}
+
 static void
 world_cond_change(struct world *w, size_t i, int cond)
 {
@@ -1793,6 +1803,38 @@ same_message(const char *a, const char *b, int k)
     return !strncmp(a, b, strchr(a, '\n') - a + 1);
 }
 
+/* The case 'name': runs 'scenario' with run_unshared_and_shared() ('what'
+ * names it in failures).  If 'differs' is nonnull, client 2's message 1
+ * must be byte for byte client 0's, with shared notifications ('differs'
+ * is the failure otherwise). */
+static void
+test_scenario(scenario_func *scenario, const char *what, const char *differs,
+              const char *name)
+{
+    struct world ref, sh;
+
+    run_unshared_and_shared(scenario, &ref, &sh, what);
+    if (differs) {
+        EXPECT(same_message(world_output(&sh, 0), world_output(&sh, 2), 1),
+               "%s", differs);
+    }
+    world_destroy(&ref);
+    world_destroy(&sh);
+    report(name);
+}
+
+/* Starts a scenario of shared notifications in 'w': cache 'mode', database
+ * seed 'seed', a first transaction of 'n_flows' big logical flows, then
+ * 'n' clients of version 'v' with monitor id 'id', numbered 0 to n - 1. */
+static void
+scenario_start(struct world *w, enum om_cache_mode mode, uint64_t seed,
+               int n_flows, enum om_version v, const char *id, int n)
+{
+    world_init(w, mode, seed);
+    big_txn(w, n_flows, "initial");
+    world_join_n(w, v, id, n);
+}
+
 /* Number of messages (lines) in 's'. */
 static size_t
 n_lines(const char *s)
@@ -1882,8 +1924,7 @@ txn_id_scenario(struct world *w, enum om_cache_mode mode, bool key_txn_id)
     world_init(w, mode, 23);
     om_monitor_set_key_txn_id__(w->mon, key_txn_id);
     big_txn(w, 1, "before");
-    world_join_id(w, OM_V3, 0, -1, NULL, "x");
-    world_join_id(w, OM_V3, 0, -1, NULL, "x");
+    world_join_n(w, OM_V3, "x", 2);
     big_txn(w, 2, "monitored");
     om_client_flush(w->clients[0]);
 
@@ -1931,11 +1972,9 @@ enum { SLOW_WINDOW = 100 };
 static void
 slow_scenario(struct world *w, enum om_cache_mode mode, bool check)
 {
-    world_init(w, mode, 21);
-    big_txn(w, 5, "initial");
-    int f1 = world_join_id(w, OM_V2, 0, -1, NULL, "s");
-    int f2 = world_join_id(w, OM_V2, 0, -1, NULL, "s");
-    int sl = world_join_id(w, OM_V2, 0, -1, NULL, "s");
+    int f1 = 0, f2 = 1, sl = 2;
+
+    scenario_start(w, mode, 21, 5, OM_V2, "s", 3);
     struct om_client *S = w->clients[sl];
     om_client_set_window(S, SLOW_WINDOW);
     (void) f2;
@@ -2010,17 +2049,12 @@ slow_scenario(struct world *w, enum om_cache_mode mode, bool check)
 static void
 test_slow_client(void)
 {
-    struct world ref, sh;
-
-    run_unshared_and_shared(slow_scenario, &ref, &sh, "slow client");
     /* The slow client's update 1 is byte for byte the fast ones'. */
-    EXPECT(same_message(world_output(&sh, 0), world_output(&sh, 2), 1),
-           "update 1 differs for the slow client");
-    world_destroy(&ref);
-    world_destroy(&sh);
-    report("a slow client: its backlog counts what it is owed, it keeps "
-           "alone the bytes of a dropped notification, it does not hold "
-           "up the others, and it ends with the same bytes");
+    test_scenario(slow_scenario, "slow client",
+                  "update 1 differs for the slow client",
+                  "a slow client: its backlog counts what it is owed, it "
+                  "keeps alone the bytes of a dropped notification, it does "
+                  "not hold up the others, and it ends with the same bytes");
 }
 
 /* A backlog limit: a client whose backlog would exceed it is disconnected
@@ -2028,11 +2062,9 @@ test_slow_client(void)
 static void
 limit_scenario(struct world *w, enum om_cache_mode mode, bool check)
 {
-    world_init(w, mode, 22);
-    big_txn(w, 3, "initial");
-    int f = world_join_id(w, OM_V3, 0, -1, NULL, "l");
-    int lo = world_join_id(w, OM_V3, 0, -1, NULL, "l");
-    int hi = world_join_id(w, OM_V3, 0, -1, NULL, "l");
+    int f = 0, lo = 1, hi = 2;
+
+    scenario_start(w, mode, 22, 3, OM_V3, "l", 3);
     om_client_set_window(w->clients[lo], SLOW_WINDOW);
     om_client_set_backlog_limit(w->clients[lo], 1000);
     om_client_set_window(w->clients[hi], SLOW_WINDOW);
@@ -2071,13 +2103,9 @@ limit_scenario(struct world *w, enum om_cache_mode mode, bool check)
 static void
 test_backlog_limit(void)
 {
-    struct world ref, sh;
-
-    run_unshared_and_shared(limit_scenario, &ref, &sh, "backlog limit");
-    world_destroy(&ref);
-    world_destroy(&sh);
-    report("backlog limit: the client over it is disconnected alone, the "
-           "others get every byte");
+    test_scenario(limit_scenario, "backlog limit", NULL,
+                  "backlog limit: the client over it is disconnected alone, "
+                  "the others get every byte");
 }
 
 /* Clients that go away in the middle of a shared message: S1's connection
@@ -2085,12 +2113,9 @@ test_backlog_limit(void)
 static void
 disconnect_scenario(struct world *w, enum om_cache_mode mode, bool check)
 {
-    world_init(w, mode, 24);
-    big_txn(w, 3, "initial");
-    int f = world_join_id(w, OM_V2, 0, -1, NULL, "d");
-    int s1 = world_join_id(w, OM_V2, 0, -1, NULL, "d");
-    int s2 = world_join_id(w, OM_V2, 0, -1, NULL, "d");
-    int s3 = world_join_id(w, OM_V2, 0, -1, NULL, "d");
+    int f = 0, s1 = 1, s2 = 2, s3 = 3;
+
+    scenario_start(w, mode, 24, 3, OM_V2, "d", 4);
     om_client_set_window(w->clients[s1], 150);
     om_client_set_window(w->clients[s2], 300);
     om_client_set_window(w->clients[s3], 450);
@@ -2137,16 +2162,11 @@ disconnect_scenario(struct world *w, enum om_cache_mode mode, bool check)
 static void
 test_disconnect_mid_write(void)
 {
-    struct world ref, sh;
-
-    run_unshared_and_shared(disconnect_scenario, &ref, &sh, "disconnect");
     /* S2 got update 1 as F did, though S1 and S3 let go of it. */
-    EXPECT(same_message(world_output(&sh, 0), world_output(&sh, 2), 1),
-           "S2's update 1 differs from F's");
-    world_destroy(&ref);
-    world_destroy(&sh);
-    report("disconnection in the middle of a shared message: the other "
-           "clients keep and finish it");
+    test_scenario(disconnect_scenario, "disconnect",
+                  "S2's update 1 differs from F's",
+                  "disconnection in the middle of a shared message: the "
+                  "other clients keep and finish it");
 }
 
 /* A random transaction from '*s', flushed to every client.  Returns the
