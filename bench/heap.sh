@@ -28,19 +28,13 @@ usage() {
 
 # parse_args ARGS...: sets CLUSTER, MODE, BINDIR, DB, ARG, TAG and OUT.
 parse_args() {
-    CLUSTER=0 TAG= OUT=
+    CLUSTER=0 TAG='' OUT=''
     local pos=()
-    while [ $# -gt 0 ]; do
-        case $1 in
-        --cluster) CLUSTER=1 ;;
-        --tag) [ $# -ge 2 ] || usage; TAG=$2; shift ;;
-        --out) [ $# -ge 2 ] || usage; OUT=$2; shift ;;
-        -h|--help) usage ;;
-        -*) die "unknown option '$1'" ;;
-        *) pos+=("$1") ;;
-        esac
-        shift
-    done
+    parse_options bench/heap.sh '
+        --cluster CLUSTER =1
+        --tag TAG text
+        --out OUT text
+        @ pos' "$@"
     [ ${#pos[@]} -ge 3 ] && [ ${#pos[@]} -le 4 ] || usage
     MODE=${pos[0]} BINDIR=${pos[1]} DB=${pos[2]} ARG=${pos[3]:-}
     [ "$MODE" != join ] || CLUSTER=1
@@ -89,7 +83,7 @@ heap_load() {
     {
         echo "database: $DB ($(stat -c %s "$DB") bytes)"
         echo "server: $BINDIR/ovsdb-server (pid $PID, under $LOAD_TOOL)"
-        "$BINDIR/ovs-appctl" -t "$RUN/ctl" memory/show | sed 's/^/memory\/show: /'
+        show_memory "$RUN"
         grep -E '^(VmHWM|VmRSS)' "/proc/$PID/status" | sed 's/^/after load, under the tool: /'
     } >"$OUT"
     server_stop "$RUN"
@@ -141,6 +135,35 @@ heap_load() {
     echo "wrote $OUT"
 }
 
+# compaction_memory: once the server of $RUN/srv has loaded, its VmHWM after
+# the load, then (the peak reset by clear_refs) the VmHWM of an
+# "ovsdb-server/compact" alone and the VmRSS after it, on one line.
+compaction_memory() {
+    local hwm
+
+    sleep 1
+    hwm=$(vm_status "$SERVER" VmHWM)
+    echo 5 >"/proc/$SERVER/clear_refs"
+    "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" ovsdb-server/compact >&2
+    echo "VmHWM after load $hwm," \
+         "VmHWM of the compaction alone $(vm_status "$SERVER" VmHWM)," \
+         "VmRSS after it $(vm_status "$SERVER" VmRSS)"
+}
+
+# compaction_heap_report LABEL: the server of $RUN/srv, started under
+# heaptrack, compacts its database and stops; the peak heap of its load and
+# compaction, then compaction_heap LABEL.
+compaction_heap_report() {
+    local data
+
+    sleep 2
+    "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" ovsdb-server/compact
+    server_stop "$RUN/srv"
+    data=$(ls "$RUN"/srv/ht.*)
+    echo "$1 load + compaction: peak heap $(heap_peak "$data")"
+    compaction_heap "$1"
+}
+
 # heap_compact: bench/heap.sh compact (before: bench/heap-compact.sh).
 # Memory of a compaction of the standalone database DB, with the binaries in
 # BINDIR (ovsdb-tool, ovsdb-server, ovs-appctl):
@@ -171,26 +194,12 @@ heap_compact() {
         mkdir "$RUN/srv"
         cp "$DB" "$RUN/srv/db"
         server_start "$RUN/srv"
-        sleep 1
-        local hwm
-        hwm=$(vm_status "$SERVER" VmHWM)
-        echo 5 >"/proc/$SERVER/clear_refs"
-        "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" ovsdb-server/compact
-        echo "ovsdb-server: VmHWM after load $hwm," \
-             "VmHWM of the compaction alone" \
-             "$(vm_status "$SERVER" VmHWM)," \
-             "VmRSS after it $(vm_status "$SERVER" VmRSS)"
+        echo "ovsdb-server: $(compaction_memory)"
         server_stop "$RUN/srv"
 
         cp "$DB" "$RUN/srv/db"
         server_start "$RUN/srv" heaptrack -o "$RUN/srv/ht"
-        sleep 2
-        "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" ovsdb-server/compact
-        server_stop "$RUN/srv"
-        local data
-        data=$(ls "$RUN"/srv/ht.*)
-        echo "ovsdb-server load + compaction: peak heap $(heap_peak "$data")"
-        compaction_heap ovsdb-server
+        compaction_heap_report ovsdb-server
     }
 
     {
@@ -423,6 +432,20 @@ PY
     cat "$OUT"
 }
 
+# row_categories TXN: the categories of sum_categories that every clustered
+# mode shares, for the rows of the database that TXN (load or snapshot) made.
+row_categories() {
+    printf '%s\n' \
+        '/ovsdb_file_parse_text/ { c = "json strings that the rows keep as atoms" }' \
+        '/ovsdb_file_txn_from_json|ovsdb_file_txn_add_json|ovsdb_file_txn_read_row_cb|ovsdb_txn_replay_commit/ { c = "database rows" }' \
+        "/ovsdb_txn_clone_for_history/ { c = \"transaction history (clone of the $1 transaction)\" }"
+}
+
+# show_memory DIR: the server of DIR's memory/show, a line a counter.
+show_memory() {
+    "$BINDIR/ovs-appctl" -t "$1/ctl" memory/show | sed 's/^/memory\/show: /'
+}
+
 # heap_load_cluster: bench/heap.sh --cluster load [snapshot|entry] (before: bench/heap-load-cluster.sh).
 # Memory of loading the data of the standalone database DB (compacted) as a
 # one-server cluster, with the binaries in BINDIR (ovsdb-tool, ovsdb-server,
@@ -484,9 +507,7 @@ heap_load_cluster() {
              /raft_read_header/ && /json_parser_feed/ && !/parse_body/ { c = "raft header (snapshot) json parser" }
              /raft_entry_data_serialize|json_serialized_object_create/ { c = "raft serialized copy of the data" }
              /raft_read_header/ && /json_parser_text_member_complete|ds_put_char/ { c = "raft snapshot text, kept as read" }
-             /ovsdb_file_parse_text/ { c = "json strings that the rows keep as atoms" }
-             /ovsdb_file_txn_from_json|ovsdb_file_txn_add_json|ovsdb_file_txn_read_row_cb|ovsdb_txn_replay_commit/ { c = "database rows" }
-             /ovsdb_txn_clone_for_history/ { c = "transaction history (clone of the load transaction)" }'
+             '"$(row_categories load)"
 
     {
         echo "database: $DB ($(stat -c %s "$DB") bytes), as a one-server" \
@@ -498,8 +519,7 @@ heap_load_cluster() {
         sleep 1
         echo "ovsdb-server (cluster), after load: VmHWM" \
              "$(vm_status "$SERVER" VmHWM), VmRSS $(vm_status "$SERVER" VmRSS)"
-        "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" memory/show |
-            sed 's/^/memory\/show: /'
+        show_memory "$RUN/srv"
         server_stop "$RUN/srv"
 
         make_cluster
@@ -563,27 +583,13 @@ heap_compact_cluster() {
     server_compact() {
         make_cluster "$RUN/srv"
         cluster_start "$RUN/srv"
-        sleep 1
-        local hwm
-        hwm=$(vm_status "$SERVER" VmHWM)
-        echo 5 >"/proc/$SERVER/clear_refs"
-        "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" ovsdb-server/compact
-        echo "ovsdb-server (cluster): VmHWM after load $hwm," \
-             "VmHWM of the compaction alone $(vm_status "$SERVER" VmHWM)," \
-             "VmRSS after it $(vm_status "$SERVER" VmRSS)," \
+        echo "ovsdb-server (cluster): $(compaction_memory)," \
              "file after it $(stat -c %s "$RUN/srv/db") bytes"
         server_stop "$RUN/srv"
 
         make_cluster "$RUN/srv"
         cluster_start "$RUN/srv" heaptrack -o "$RUN/srv/ht"
-        sleep 2
-        "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" ovsdb-server/compact
-        server_stop "$RUN/srv"
-        local data
-        data=$(ls "$RUN"/srv/ht.*)
-        echo "ovsdb-server (cluster) load + compaction: peak heap" \
-             "$(heap_peak "$data")"
-        compaction_heap "ovsdb-server (cluster)"
+        compaction_heap_report "ovsdb-server (cluster)"
     }
 
     {
@@ -683,9 +689,7 @@ heap_join_cluster() {
              /jsonrpc_recv/ && /json_parser/ { c = "received request, json tree (jsonrpc_recv)" }
              /jsonrpc_recv/ && /json_parser_text_member_complete|ds_put_char/ { c = "received snapshot text (jsonrpc_recv, text mode)" }
              /raft_entry_data_serialize|json_serialized_object_create/ { c = "raft serialized copy of the data" }
-             /ovsdb_file_parse_text/ { c = "json strings that the rows keep as atoms" }
-             /ovsdb_file_txn_from_json|ovsdb_file_txn_add_json|ovsdb_file_txn_read_row_cb|ovsdb_txn_replay_commit/ { c = "database rows" }
-             /ovsdb_txn_clone_for_history/ { c = "transaction history (clone of the snapshot transaction)" }'
+             '"$(row_categories snapshot)"
 
     {
         echo "database: $DB ($(stat -c %s "$DB") bytes), installed by a server" \
@@ -695,8 +699,7 @@ heap_join_cluster() {
         sleep 1
         echo "joining ovsdb-server, once it holds every row: VmHWM" \
              "$(vm_status "$SERVER" VmHWM), VmRSS $(vm_status "$SERVER" VmRSS)"
-        "$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" memory/show |
-            sed 's/^/memory\/show: /'
+        show_memory "$RUN/srv"
         for c in raft_snapshot_installed_as_text raft_entry_serialize \
                  ovsdb_file_row_streamed; do
             echo "coverage $c: $("$BINDIR/ovs-appctl" -t "$RUN/srv/ctl" \

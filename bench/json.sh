@@ -41,28 +41,16 @@ KEEP_DUMPS=
 CALLGRIND=1
 PREPARE=0
 ONLY_DB=both
-while [ $# -gt 0 ]; do
-    case $1 in
-    --scale) SCALE=${2:-}; shift 2 || die "--scale needs a value" ;;
-    --scale=*) SCALE=${1#*=}; shift ;;
-    --base) BASE=${2:-}; shift 2 || die "--base needs a value" ;;
-    --base=*) BASE=${1#*=}; shift ;;
-    --runs) RUNS=${2:-}; shift 2 || die "--runs needs a value" ;;
-    --runs=*) RUNS=${1#*=}; shift ;;
-    --seed) SEED=${2:-}; shift 2 || die "--seed needs a value" ;;
-    --seed=*) SEED=${1#*=}; shift ;;
-    --results-dir) RESULTS_DIR=${2:-}; shift 2 || die "--results-dir needs a value" ;;
-    --results-dir=*) RESULTS_DIR=${1#*=}; shift ;;
-    --keep-dumps) KEEP_DUMPS=${2:-}; shift 2 || die "--keep-dumps needs a value" ;;
-    --keep-dumps=*) KEEP_DUMPS=${1#*=}; shift ;;
-    --no-callgrind) CALLGRIND=0; shift ;;
-    --prepare) PREPARE=1; shift ;;
-    --db) ONLY_DB=${2:-}; shift 2 || die "--db needs a value" ;;
-    --db=*) ONLY_DB=${1#*=}; shift ;;
-    -h|--help) usage; exit 0 ;;
-    *) usage >&2; die "unknown option '$1'" ;;
-    esac
-done
+parse_options 'bench json' '
+    --scale SCALE text
+    --base BASE text
+    --runs RUNS uint1
+    --seed SEED text
+    --results-dir RESULTS_DIR text
+    --keep-dumps KEEP_DUMPS text
+    --no-callgrind CALLGRIND =0
+    --prepare PREPARE =1
+    --db ONLY_DB text' "$@"
 
 case $SCALE in
 quick) ATOMS_NB=100000; ATOMS_SB=100000 ;;

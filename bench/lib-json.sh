@@ -27,25 +27,25 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# usage: the header above, without its "#".
+usage() {
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' \
+        "${BASH_SOURCE[0]}"
+}
+
 RUNS=5
 MB=4
 ITER=3
 STOCK=
 PATCHED=
 CALLGRIND=1
-while [ $# -gt 0 ]; do
-    case $1 in
-    --runs) RUNS=${2:?}; shift 2 ;;
-    --mb) MB=${2:?}; shift 2 ;;
-    --iter) ITER=${2:?}; shift 2 ;;
-    --stock) STOCK=${2:?}; shift 2 ;;
-    --patched) PATCHED=${2:?}; shift 2 ;;
-    --no-callgrind) CALLGRIND=0; shift ;;
-    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
-                    NR > 1 { exit }' "$0"; exit 0 ;;
-    *) die "bench lib-json: unknown option '$1' (see --help)" ;;
-    esac
-done
+parse_options 'bench lib-json' '
+    --runs RUNS text
+    --mb MB text
+    --iter ITER text
+    --stock STOCK text
+    --patched PATCHED text
+    --no-callgrind CALLGRIND =0' "$@"
 for v in "$RUNS" "$ITER"; do
     case $v in ''|*[!0-9]*|0) die "--runs and --iter take a positive integer" ;; esac
 done

@@ -4,11 +4,13 @@
 # stop, cluster readiness), /proc readings (VmHWM, VmRSS) and heaptrack's
 # figures.  The functions that use a server read BINDIR and SERVER.  It
 # loads scripts/lib/bench-trees.sh (the stock and patched builds) and so
-# scripts/lib/common.sh.
+# scripts/lib/common.sh, and scripts/lib/opts.sh (parse_options).
 [ -z "${_ojp_bench_lib:-}" ] || return 0
 _ojp_bench_lib=1
 # shellcheck source=../scripts/lib/bench-trees.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/bench-trees.sh"
+# shellcheck source=../scripts/lib/opts.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/opts.sh"
 
 # die MESSAGE: print MESSAGE as an error and exit 1.
 die() { echo "error: $*" >&2; exit 1; }
@@ -43,30 +45,33 @@ server_start() {
         --unixctl="$dir/ctl" --remote="punix:$dir/sock" \
         --log-file="$dir/log" -vconsole:off >"$dir/tool.out" 2>&1 &
     SERVER=$!
+    server_poll "$dir" "server not ready" server_answers "$dir"
+}
+
+# server_answers DIR: the server of DIR answers on its unixctl socket.
+server_answers() {
+    [ -S "$1/ctl" ] && "$BINDIR/ovs-appctl" -t "$1/ctl" version
+}
+
+# server_poll DIR WHAT COMMAND...: runs COMMAND every half second until it
+# succeeds, for at most 300 s ("WHAT after 300 s" then); dies at once if the
+# server of DIR exits.
+server_poll() {
+    local dir=$1 what=$2
+    shift 2
     for _ in $(seq 1 600); do
-        if [ -S "$dir/ctl" ] &&
-           "$BINDIR/ovs-appctl" -t "$dir/ctl" version >/dev/null 2>&1; then
-            return 0
-        fi
+        "$@" >/dev/null 2>&1 && return 0
         kill -0 "$SERVER" 2>/dev/null || die "server exited; see $dir/tool.out"
         sleep 0.5
     done
-    die "server not ready after 300 s"
+    die "$what after 300 s"
 }
 
 # cluster_wait_serving DIR NAME: waits until database NAME of the
 # clustered server started by server_start DIR is connected to its cluster.
 cluster_wait_serving() {
-    local dir=$1 name=$2
-    for _ in $(seq 1 600); do
-        if timeout 5 "$BINDIR/ovsdb-client" wait "unix:$dir/sock" "$name" \
-               connected >/dev/null 2>&1; then
-            return 0
-        fi
-        kill -0 "$SERVER" 2>/dev/null || die "server exited; see $dir/tool.out"
-        sleep 0.5
-    done
-    die "cluster not serving after 300 s"
+    server_poll "$1" "cluster not serving" \
+        timeout 5 "$BINDIR/ovsdb-client" wait "unix:$1/sock" "$2" connected
 }
 
 # server_stop DIR: asks the server of DIR to exit and waits for it.

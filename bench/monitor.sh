@@ -79,44 +79,24 @@ SEED=ovs-json-perf
 RESULTS_DIR=$(results_dir records)
 TAG=
 PERF=0
-while [ $# -gt 0 ]; do
-    case $1 in
-    --clients) CLIENTS=${2:-}; shift 2 || die "--clients needs a value" ;;
-    --clients=*) CLIENTS=${1#*=}; shift ;;
-    --txns) TXNS=${2:-}; shift 2 || die "--txns needs a value" ;;
-    --txns=*) TXNS=${1#*=}; shift ;;
-    --warmup) WARMUP=${2:-}; shift 2 || die "--warmup needs a value" ;;
-    --warmup=*) WARMUP=${1#*=}; shift ;;
-    --conditional) CONDITIONAL=${2:-}; shift 2 || die "--conditional needs a value" ;;
-    --conditional=*) CONDITIONAL=${1#*=}; shift ;;
-    --cpus) CPUS_ARG=${2:-}; shift 2 || die "--cpus needs a value" ;;
-    --cpus=*) CPUS_ARG=${1#*=}; shift ;;
-    --base) BASE=${2:-}; shift 2 || die "--base needs a value" ;;
-    --base=*) BASE=${1#*=}; shift ;;
-    --runs) RUNS=${2:-}; shift 2 || die "--runs needs a value" ;;
-    --runs=*) RUNS=${1#*=}; shift ;;
-    --batch) BATCH=${2:-}; shift 2 || die "--batch needs a value" ;;
-    --batch=*) BATCH=${1#*=}; shift ;;
-    --scale) SCALE=${2:-}; shift 2 || die "--scale needs a value" ;;
-    --scale=*) SCALE=${1#*=}; shift ;;
-    --sweep) SWEEP=${2:-}; shift 2 || die "--sweep needs a value" ;;
-    --sweep=*) SWEEP=${1#*=}; shift ;;
-    --no-sweep) SWEEP=; shift ;;
-    --sweep-txns) SWEEP_TXNS=${2:-}; shift 2 || die "--sweep-txns needs a value" ;;
-    --sweep-txns=*) SWEEP_TXNS=${1#*=}; shift ;;
-    --variants) VARIANTS_ARG=${2:-}; shift 2 || die "--variants needs a value" ;;
-    --variants=*) VARIANTS_ARG=${1#*=}; shift ;;
-    --seed) SEED=${2:-}; shift 2 || die "--seed needs a value" ;;
-    --seed=*) SEED=${1#*=}; shift ;;
-    --results-dir) RESULTS_DIR=${2:-}; shift 2 || die "--results-dir needs a value" ;;
-    --results-dir=*) RESULTS_DIR=${1#*=}; shift ;;
-    --tag) TAG=${2:-}; shift 2 || die "--tag needs a value" ;;
-    --tag=*) TAG=${1#*=}; shift ;;
-    --perf) PERF=1; shift ;;
-    -h|--help) usage; exit 0 ;;
-    *) usage >&2; die "unknown option '$1'" ;;
-    esac
-done
+parse_options 'bench monitor' '
+    --clients CLIENTS text
+    --txns TXNS text
+    --warmup WARMUP text
+    --conditional CONDITIONAL text
+    --cpus CPUS_ARG text
+    --base BASE text
+    --runs RUNS text
+    --batch BATCH text
+    --scale SCALE text
+    --sweep SWEEP text
+    --no-sweep SWEEP =
+    --sweep-txns SWEEP_TXNS text
+    --variants VARIANTS_ARG text
+    --seed SEED text
+    --results-dir RESULTS_DIR text
+    --tag TAG text
+    --perf PERF =1' "$@"
 
 # positive_int NAME VALUE [MAX]
 positive_int() {

@@ -31,6 +31,8 @@ set -euo pipefail
 
 # shellcheck source=../scripts/lib/bench-trees.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/bench-trees.sh"
+# shellcheck source=../scripts/lib/opts.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/opts.sh"
 
 usage() {
     cat <<EOF
@@ -93,38 +95,25 @@ PLOT=1
 CLUSTER=0
 VARIANTS=(stock patched)
 
-while [ $# -gt 0 ]; do
-    case $1 in
-    -h|--help) usage; exit 0 ;;
-    --no-plot) PLOT=0; shift; continue ;;
-    --cluster) CLUSTER=1; shift; continue ;;
-    --base|--duration|--clients|--interval|--warmup|--pause|--target|\
-    --compact-every|--seed|--rss-bound|--return-bound|--window|--results-dir)
-        need_value "$1" "${2:-}" ;;
-    *) die "unknown option '$1' (see ./build.sh soak --help)" ;;
-    esac
-    case $1 in
-    --base) BASE=$2 ;;
-    --duration) need_uint "$1" "$2" 1; DURATION=$2 ;;
-    --clients) need_uint "$1" "$2" 1; CLIENTS=$2 ;;
-    --interval) need_uint "$1" "$2" 1; INTERVAL=$2 ;;
-    --warmup) need_uint "$1" "$2"; WARMUP=$2 ;;
-    --pause)
-        [[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "--pause needs a number of seconds, not '$2'"
-        PAUSE=$2 ;;
-    --target) need_uint "$1" "$2" 1; TARGET=$2 ;;
-    --compact-every) need_uint "$1" "$2" 1; COMPACT_EVERY=$2 ;;
-    --seed) need_uint "$1" "$2"; SEED=$2 ;;
-    --rss-bound) need_uint "$1" "$2"; RSS_BOUND=$2 ;;
-    --return-bound) need_uint "$1" "$2"; RETURN_BOUND=$2 ;;
-    --window) need_uint "$1" "$2" 1; WINDOW=$2 ;;
-    --results-dir) RESULTS_DIR=$2 ;;
-    esac
-    shift 2
-done
-is_supported_base "$BASE" || die "unsupported base '$BASE' (have: $SUPPORTED_BASES)"
+parse_options soak '
+    --no-plot PLOT =0
+    --cluster CLUSTER =1
+    --base BASE text
+    --duration DURATION uint1
+    --clients CLIENTS uint1
+    --interval INTERVAL uint1
+    --warmup WARMUP uint0
+    --pause PAUSE seconds
+    --target TARGET uint1
+    --compact-every COMPACT_EVERY uint1
+    --seed SEED uint0
+    --rss-bound RSS_BOUND uint0
+    --return-bound RETURN_BOUND uint0
+    --window WINDOW uint1
+    --results-dir RESULTS_DIR text' "$@"
+is_supported_base "$BASE" || die "soak: unsupported base '$BASE' (have: $SUPPORTED_BASES)"
 [ -n "$WARMUP" ] || WARMUP=$((DURATION / 5))
-[ "$WARMUP" -lt "$DURATION" ] || die "--warmup must be shorter than --duration"
+[ "$WARMUP" -lt "$DURATION" ] || die "soak: --warmup must be shorter than --duration"
 
 T0=$(date +%s)
 export T0

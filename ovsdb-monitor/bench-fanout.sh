@@ -44,22 +44,17 @@ is_uint() {
     [[ $1 =~ ^[0-9]+$ ]]
 }
 
-while [ $# -gt 0 ]; do
-    case $1 in
-    --clients) CLIENTS=${2:?--clients needs a value}; shift 2 ;;
-    --modes) MODES=${2:?--modes needs a value}; shift 2 ;;
-    --groups) NGROUPS=${2:?--groups needs a value}; shift 2 ;;
-    --reps) REPS=${2:?--reps needs a value}; shift 2 ;;
-    --rows) ROWS=${2:?--rows needs a value}; shift 2 ;;
-    --batch) BATCH=${2:?--batch needs a value}; shift 2 ;;
-    --txns) TXNS=${2:?--txns needs a value}; shift 2 ;;
-    --version) VERSION=${2:?--version needs a value}; shift 2 ;;
-    --no-callgrind) CALLGRIND=no; shift ;;
-    --out) OUT=${2:?--out needs a value}; shift 2 ;;
-    -h|--help) usage; exit 0 ;;
-    *) die "unknown option '$1' (see --help)" ;;
-    esac
-done
+parse_options ovsdb-monitor/bench-fanout.sh '
+    --clients CLIENTS text
+    --modes MODES text
+    --groups NGROUPS text
+    --reps REPS text
+    --rows ROWS text
+    --batch BATCH text
+    --txns TXNS text
+    --version VERSION text
+    --no-callgrind CALLGRIND =no
+    --out OUT text' "$@"
 for n in $CLIENTS; do
     is_uint "$n" && [ "$n" -ge 1 ] || die "--clients: '$n' is not a positive number"
 done

@@ -4,19 +4,12 @@
 # ASan+UBSan or valgrind in a build of their own.  --record (with --base):
 # apply, build, check, and record the result for CI (bench/results/).
 set -euo pipefail
-# shellcheck source=lib/opts.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/opts.sh"
-# shellcheck source=lib/tree.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/tree.sh"
-# shellcheck source=lib/build.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/build.sh"
+# shellcheck source=lib/verb.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/verb.sh"
 # shellcheck source=lib/checkers.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/checkers.sh"
 
-# shellcheck disable=SC2153  # resolve_tree sets TREE
-parse_tree_opts check "--base --ovs-src --sanitize --valgrind --record --" "$@"
-log_start "check${CHECK_MODE:+-$CHECK_MODE}"
-resolve_tree
+open_tree check "--base --ovs-src --sanitize --valgrind --record --" "$@"
 if [ -n "$CHECK_MODE" ]; then
     check_checker "$CHECK_MODE" "${REST[@]}"
 elif [ "$RECORD" = 1 ]; then

@@ -6,7 +6,7 @@
 #
 # Targets (default all; --target may be repeated or take a comma-separated
 # list), each run for SECONDS (default 600):
-#   lib-json  lib-json's own target, tests/lib-json/fuzz-json.c (parse,
+#   lib-json  lib-json's own target, lib-json/tests/fuzz-json.c (parse,
 #             serialize, reparse, compare), in build/lib-json/fuzz/.
 #   ovs-json  OVS's oss-fuzz target tests/oss-fuzz/json_parser_target.c,
 #             built by OVS's own make rule against the patched B.
@@ -33,8 +33,8 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
-# shellcheck source=scripts/lib/common.sh
-. "$TOP/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/verb.sh
+. "$TOP/scripts/lib/verb.sh"
 
 RESULTS=$(results_dir records)
 FUZZ_SAN=("-fsanitize=address,undefined" -fno-sanitize-recover=undefined
@@ -42,58 +42,34 @@ FUZZ_SAN=("-fsanitize=address,undefined" -fno-sanitize-recover=undefined
 FUZZ_CFLAGS=(-O1 -g "${FUZZ_SAN[@]}" -fsanitize=fuzzer-no-link)
 FUZZ_MAX_LEN=8192
 
+# usage: the header above, without its "#".
+usage() {
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' \
+        "${BASH_SOURCE[0]}"
+}
+
 usage_error() {
     die "fuzz: $* (usage: ./build.sh fuzz [--base B] [--target lib-json|ovs-json|diff|all] [--no-record] [SECONDS])"
 }
 
+# parse_args ARGS...: BASE, TARGETS, SECONDS_WANTED, RECORD and PLANT.
 parse_args() {
     BASE=$DEFAULT_BASE
-    TARGETS="lib-json ovs-json diff"
-    SECONDS_WANTED=600
     RECORD=1
     PLANT=0
-    TARGETS_GIVEN=0
-    local have_seconds=0
-    while [ $# -gt 0 ]; do
-        case $1 in
-        --base|--target)
-            if [ $# -lt 2 ] || [ -z "$2" ] || [[ $2 == -* ]]; then
-                usage_error "$1 needs a value"
-            fi
-            set_opt "$1" "$2"
-            shift 2 ;;
-        --base=*|--target=*)
-            [ -n "${1#*=}" ] || usage_error "${1%%=*} needs a value"
-            set_opt "${1%%=*}" "${1#*=}"
-            shift ;;
-        --no-record) RECORD=0; shift ;;
-        --plant-bug) PLANT=1; shift ;;
-        -*) usage_error "unknown option '$1'" ;;
-        *[!0-9]*|0*) usage_error "SECONDS must be a positive number (got '$1')" ;;
-        *)
-            [ $have_seconds -eq 0 ] || usage_error "unexpected argument '$1'"
-            SECONDS_WANTED=$1
-            have_seconds=1
-            shift ;;
-        esac
-    done
-    if [ $PLANT -eq 1 ]; then
-        TARGETS="diff"
-        RECORD=0
-    fi
-}
-
-set_opt() {
-    case $1 in
-    --base)
-        is_supported_base "$2" || usage_error "unsupported base '$2' (have: $SUPPORTED_BASES)"
-        BASE=$2 ;;
-    --target)
-        # Repeated, or comma-separated: the targets named, in this order.
-        local t
-        [ "$TARGETS_GIVEN" -eq 1 ] || TARGETS=
-        TARGETS_GIVEN=1
-        for t in ${2//,/ }; do
+    local target_args=() pos=() i t
+    parse_options fuzz '
+        --base BASE text
+        --target target_args list
+        --no-record RECORD =0
+        --plant-bug PLANT =1
+        @ pos' "$@"
+    is_supported_base "$BASE" ||
+        usage_error "unsupported base '$BASE' (have: $SUPPORTED_BASES)"
+    # Repeated, or comma-separated: the targets named, in this order.
+    TARGETS=
+    for ((i = 1; i < ${#target_args[@]}; i += 2)); do
+        for t in ${target_args[i]//,/ }; do
             case $t in
             lib-json|ovs-json|diff) ;;
             all) t="lib-json ovs-json diff" ;;
@@ -101,60 +77,48 @@ set_opt() {
             esac
             TARGETS="$TARGETS $t"
         done
-        TARGETS=$(tr ' ' '\n' <<<"$TARGETS" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
-        TARGETS=${TARGETS% } ;;
-    esac
+    done
+    TARGETS=$(tr ' ' '\n' <<<"${TARGETS:-lib-json ovs-json diff}" |
+        awk 'NF && !seen[$0]++' | tr '\n' ' ')
+    TARGETS=${TARGETS% }
+    SECONDS_WANTED=600
+    [ ${#pos[@]} -le 1 ] || usage_error "unexpected argument '${pos[1]}'"
+    if [ ${#pos[@]} -eq 1 ]; then
+        case ${pos[0]} in
+        *[!0-9]*|0*) usage_error "SECONDS must be a positive number (got '${pos[0]}')" ;;
+        esac
+        SECONDS_WANTED=${pos[0]}
+    fi
+    if [ $PLANT -eq 1 ]; then
+        TARGETS="diff"
+        RECORD=0
+    fi
 }
 
-# The managed tree build/ovs-B with its branch ovs-json-perf/B; fetch and
-# apply when they are missing (never re-apply an existing branch).
-ensure_patched_branch() {
-    local src="$BUILD/ovs-$BASE"
-    if ! git -C "$src" rev-parse -q --verify "base/$BASE^{commit}" >/dev/null 2>&1; then
-        stage "fuzz: fetching OVS $BASE"
-        run "$TOP/build.sh" fetch "$BASE" || die "fetch of $BASE failed (log $LOG)"
+# ensure_patched_branch: the managed tree build/ovs-B with its branch
+# ovs-json-perf/B; fetch and apply when they are missing (never re-apply an
+# existing branch).
+# shellcheck disable=SC2034  # resolve_tree reads OVS_SRC
+ensure_patched_branch() (
+    OVS_SRC='' FORCE=0
+    resolve_tree
+    if ! git -C "$TREE" rev-parse -q --verify "refs/heads/ovs-json-perf/$BASE" >/dev/null; then
+        stage "fuzz: applying the series to $TREE"
+        apply_series "$TREE"
     fi
-    if ! git -C "$src" rev-parse -q --verify "refs/heads/ovs-json-perf/$BASE" >/dev/null; then
-        stage "fuzz: applying the series to $src"
-        run "$TOP/build.sh" apply --base "$BASE" || die "apply of $BASE failed (log $LOG)"
-    fi
-}
+)
 
-# Build OVS's json_parser_target in FZ/ovs, a worktree of build/ovs-B at
-# the patched commit, configured with clang and the sanitizers.
+# build_ovs_target: OVS's json_parser_target in FZ/ovs, a worktree of
+# build/ovs-B at the patched commit, built with clang and the sanitizers.
 build_ovs_target() {
-    local src="$BUILD/ovs-$BASE" wt="$FZ/ovs" commit key
+    local src="$BUILD/ovs-$BASE" wt="$FZ/ovs" commit
     commit=$(git -C "$src" rev-parse "ovs-json-perf/$BASE^{commit}")
-    key="$commit clang $(clang -dumpversion) ${FUZZ_CFLAGS[*]}"
     [ -e "$wt/.git" ] || stage "fuzz: worktree $wt at ovs-json-perf/$BASE"
     worktree_at "$src" "$wt" "$commit"
-    if [ "$(cat "$wt/.fuzz-configured" 2>/dev/null)" != "$key" ]; then
-        stage "fuzz: configuring $wt (clang, ${FUZZ_CFLAGS[*]})"
-        rm -f "$wt/.fuzz-configured"
-        restore_packaging "$src" "$wt" "$BASE"
-        (
-            cd "$wt"
-            use_ccache
-            run ./boot.sh || die "boot.sh failed in $wt (log $LOG)"
-            run ./configure CC="ccache clang" CFLAGS="${FUZZ_CFLAGS[*]}" \
-                PYTHON3="$PYTHON3" --disable-shared ||
-                die "configure failed in $wt (log $LOG)"
-        ) || exit 1
-        echo "$key" >"$wt/.fuzz-configured"
-    fi
-    stage "fuzz: make tests/oss-fuzz/json_parser_target (BUILT_SOURCES first)"
-    (
-        cd "$wt"
-        use_ccache
-        # shellcheck disable=SC2016
-        printf 'fuzz-built-sources: $(BUILT_SOURCES)\n.PHONY: fuzz-built-sources\n' \
-            >.fuzz-built-sources.mk
-        run make -j2 -f Makefile -f .fuzz-built-sources.mk fuzz-built-sources ||
-            die "make of BUILT_SOURCES failed in $wt (log $LOG)"
-        run make -j2 LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
-            tests/oss-fuzz/json_parser_target ||
-            die "make tests/oss-fuzz/json_parser_target failed in $wt (log $LOG)"
-    ) || exit 1
+    restore_packaging "$src" "$wt" "$BASE"
+    stage "fuzz: make tests/oss-fuzz/json_parser_target (clang, ${FUZZ_CFLAGS[*]})"
+    build_tree --cc "ccache clang" --cflags "${FUZZ_CFLAGS[*]}" "$wt" \
+        LIB_FUZZING_ENGINE=-fsanitize=fuzzer tests/oss-fuzz/json_parser_target
 }
 
 # stock_json_object OUT: stock B's lib/json.c (tag base/B), compiled against
@@ -272,12 +236,12 @@ build_lib_json_target() {
         die "building lib-json failed (log $LOG)"
     run clang -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror "${FUZZ_SAN[@]}" \
         -fsanitize=fuzzer -I"$TOP/lib-json/include" \
-        "$TOP/tests/lib-json/fuzz-json.c" "$f/lib/libovsjson.a" \
+        "$TOP/lib-json/tests/fuzz-json.c" "$f/lib/libovsjson.a" \
         -o "$f/fuzz-json" || die "building fuzz-json failed (log $LOG)"
     run cc -std=c11 -O2 -Wall -Wextra -Werror \
-        "$TOP/tests/lib-json/gen-corpus.c" -o "$f/gen-corpus" ||
+        "$TOP/lib-json/tests/gen-corpus.c" -o "$f/gen-corpus" ||
         die "building gen-corpus failed (log $LOG)"
-    cp "$TOP"/tests/lib-json/conformance/*.json "$f/corpus/"
+    cp "$TOP"/lib-json/tests/conformance/*.json "$f/corpus/"
     rm -rf "$f/gen"
     mkdir -p "$f/gen"
     run "$f/gen-corpus" 7 60 "$f/gen" || die "gen-corpus failed (log $LOG)"

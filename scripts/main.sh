@@ -2,12 +2,8 @@
 # ./build.sh [--base B | --ovs-src DIR] [--force] (no verb): fetch the base,
 # apply its series, build, and summarize what changed.
 set -euo pipefail
-# shellcheck source=lib/opts.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/opts.sh"
-# shellcheck source=lib/apply.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/apply.sh"
-# shellcheck source=lib/build.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/build.sh"
+# shellcheck source=lib/verb.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/verb.sh"
 
 # sizeof(struct json) as the tree's headers and compiler see it.
 json_sizeof() {

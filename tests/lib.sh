@@ -109,6 +109,57 @@ expect_error() {
     fi
 }
 
+# refuses NAME PATTERN CMD...: CMD (a program, not a verb of ./build.sh)
+# fails, and the first line it prints matches the extended regex PATTERN
+# (any output if PATTERN is empty).
+refuses() {
+    local name=$1 pat=$2 d=${SCRATCH:-${TMPDIR:-/tmp}}
+    shift 2
+    if "$@" >"$d/refuses.out" 2>&1; then
+        fail "$name" "accepted: $*"
+    elif [ -z "$pat" ] || head -n1 "$d/refuses.out" | grep -qE -- "$pat"; then
+        ok "$name"
+    else
+        fail "$name" "unexpected message: $(head -n1 "$d/refuses.out")"
+    fi
+}
+
+# harness_runs OUT CMD...: the case "harness-runs", a benchmark run end to
+# end by CMD, its output in OUT and in the log.  If it fails, so does the
+# component, at once (nothing after it can run).
+harness_runs() {
+    local out=$1 rc=0
+    shift
+    "$@" >"$out" 2>&1 || rc=$?
+    cat "$out" >>"${LOG:-/dev/null}" 2>/dev/null || true
+    if [ $rc -eq 0 ]; then
+        ok harness-runs
+    else
+        fail harness-runs "exit status $rc; last lines: $(tail -n 3 "$out" | tr '\n' ' ')"
+        summary
+        exit
+    fi
+}
+
+# expect_lines NAME RC GOT WANT [FAILNAME]: a case that passes when RC is
+# 0 and GOT's lines, joined with "|", are WANT (it fails as FAILNAME, by
+# default NAME).
+expect_lines() {
+    if [ "$2" -eq 0 ] && [ "$(tr '\n' '|' <<<"$3" | sed 's/|$//')" = "$4" ]; then
+        pass "$1"
+    else
+        failed "${5:-$1}" "exit $2: $(tr '\n' '|' <<<"$3")"
+    fi
+}
+
+# commit_file REPO FILE TEXT MESSAGE: REPO/FILE holds the line TEXT and is
+# committed, by a made-up identity, with MESSAGE.
+commit_file() {
+    echo "$3" >"$1/$2"
+    git -C "$1" add "$2"
+    git -c user.name=t -c user.email=t@localhost -C "$1" commit -qm "$4"
+}
+
 # run_cases [--min N] [--strict] PREFIX CMD...: runs a test program that
 # prints "ok"/"FAIL" lines and a closing "N passed, N failed", and folds its
 # cases into ours as "PREFIX: NAME".  No closing line (a crash) is a failed
@@ -154,13 +205,15 @@ run_cases() {
     rm -f "$out" "$err"
 }
 
-# scratch_dir DIR: makes DIR the component's scratch directory, SCRATCH,
-# empty.  summary removes it when every case passed (a failure keeps it
-# to look at).
+# scratch_dir DIR [LOGNAME]: makes DIR the component's scratch directory,
+# SCRATCH, empty.  summary removes it when every case passed (a failure
+# keeps it to look at).  With LOGNAME, the component keeps a log of its own
+# (log_start LOGNAME).
 scratch_dir() {
     SCRATCH=$1
     rm -rf "$SCRATCH"
     mkdir -p "$SCRATCH"
+    [ -z "${2:-}" ] || log_start "$2"
 }
 
 # Prints the closing line (after the number of skipped cases, if any) and

@@ -53,12 +53,37 @@ t_real_series_conflict() {
         "does not apply" "$before" apply --ovs-src "$d"
 }
 
+# apply_interrupted SIGNAL PATTERN PREFIX DIR VAR=VALUE...: ./build.sh
+# apply --ovs-src DIR, with the environment VAR=VALUE..., in a process group
+# of its own, gets SIGNAL (sent to the group, as a terminal sends it) once
+# PATTERN is in its output, PREFIX-out (its errors: PREFIX-err).  Returns
+# apply's exit status.
+apply_interrupted() {
+    local sig=$1 pat=$2 prefix=$3 dir=$4 pid rc=0
+    shift 4
+    set -m
+    # A shell started in the background without job control ignores SIGINT
+    # and passes that on; a signal ignored at entry cannot be trapped, so
+    # apply gets SIGINT back at its default.
+    env "$@" env --default-signal=INT "$TOP/build.sh" apply --ovs-src "$dir" \
+        >"$prefix-out" 2>"$prefix-err" &
+    pid=$!
+    set +m
+    for _ in $(seq 1 600); do
+        grep -q -- "$pat" "$prefix-out" 2>/dev/null && break
+        sleep 0.1
+    done
+    kill -"$sig" -- "-$pid" 2>/dev/null || true
+    wait "$pid" || rc=$?
+    return $rc
+}
+
 # Signals in the middle of apply, sent to the whole process group as a
 # terminal sends them (Ctrl-C: INT; a closed terminal or SSH session:
 # HUP), while the second of three patches is going in.  The tree is as it
 # was and no temporary repository or file is left.
 t_signal() {
-    local sig=$1 kind=$2 d="$SCRATCH/signal-$1-$2" before pid rc=0 name
+    local sig=$1 kind=$2 d="$SCRATCH/signal-$1-$2" before rc=0 name
     local tmp="$SCRATCH/tmp-$1-$2"
     name="SIG$sig during apply restores a $kind tree, nothing left in TMPDIR"
     # A signal ignored when this shell started (nohup ignores HUP) stays
@@ -70,20 +95,9 @@ t_signal() {
     if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
     mkdir -p "$tmp"
     before=$(snapshot "$d")
-    set -m
-    # A shell started in the background without job control ignores SIGINT
-    # and passes that on; a signal ignored at entry cannot be trapped, so
-    # apply gets SIGINT back at its default.
-    TMPDIR="$tmp" OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_APPLY_DELAY=3 \
-        env --default-signal=INT "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/int-out" 2>"$SCRATCH/int-err" &
-    pid=$!
-    set +m
-    for _ in $(seq 1 600); do
-        grep -q '\[2/3\]' "$SCRATCH/int-out" 2>/dev/null && break
-        sleep 0.1
-    done
-    kill -"$sig" -- "-$pid" 2>/dev/null || true
-    wait "$pid" || rc=$?
+    apply_interrupted "$sig" '\[2/3\]' "$SCRATCH/int" "$d" TMPDIR="$tmp" \
+        OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_APPLY_DELAY=3 ||
+        rc=$?
     if [ $rc -eq 0 ]; then
         failed "$name" "apply finished with exit 0 (not interrupted?): $(tail -n 3 "$SCRATCH/int-out" | tr '\n' '|')"
     elif ! grep -q '\[2/3\]' "$SCRATCH/int-out"; then
@@ -103,22 +117,14 @@ t_signal() {
 # it finishes, the modes are those from before, and it says that the whole
 # series is applied.
 t_signal_finish() {
-    local d="$SCRATCH/signal-finish" pid rc=0 modes name
+    local d="$SCRATCH/signal-finish" rc=0 modes name
     name="SIGINT after the last patch: the plain tree gets the whole series and its modes, and says so"
     plain_tree 3.5.0 "$d"
     chmod 600 "$d/lib/json.c"
     modes=$(cd "$d" && find . -printf '%m %p\n' | sort)
-    set -m
-    OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_FINISH_DELAY=3 \
-        env --default-signal=INT "$TOP/build.sh" apply --ovs-src "$d" >"$SCRATCH/fin-out" 2>"$SCRATCH/fin-err" &
-    pid=$!
-    set +m
-    for _ in $(seq 1 600); do
-        grep -q 'apply: finishing' "$SCRATCH/fin-out" 2>/dev/null && break
-        sleep 0.1
-    done
-    kill -INT -- "-$pid" 2>/dev/null || true
-    wait "$pid" || rc=$?
+    apply_interrupted INT 'apply: finishing' "$SCRATCH/fin" "$d" \
+        OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" OVS_JSON_PERF_FINISH_DELAY=3 ||
+        rc=$?
     if [ $rc -ne 0 ]; then
         failed "$name" "exit $rc: $(tr '\n' '|' <"$SCRATCH/fin-err")"
     elif ! grep -q 'apply: 3 patches applied in place to the plain tree' "$SCRATCH/fin-out"; then

@@ -18,9 +18,7 @@ set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-log_start t-backport
-
-scratch_dir "$BUILD/test/backport"
+scratch_dir "$BUILD/test/backport" t-backport
 T=$SCRATCH
 
 # 'struct json' size per ABI: stock OVS, and with in-place storage (as

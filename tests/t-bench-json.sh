@@ -19,30 +19,12 @@ mkdir -p "$WORK"
 OUT="$WORK/out.txt"
 
 # --- Bad input: a clear one-line error and a non-zero exit. -----------------
-if "$TOP/bench/json.sh" --scale huge >"$WORK/bad.out" 2>&1; then
-    fail bad-scale "accepted --scale huge"
-elif grep -q "^error: unknown scale 'huge'" "$WORK/bad.out"; then
-    ok bad-scale
-else
-    fail bad-scale "unexpected message: $(head -n1 "$WORK/bad.out")"
-fi
-if "$TOP/bench/json.sh" --runs 0 >"$WORK/bad.out" 2>&1; then
-    fail bad-runs "accepted --runs 0"
-else
-    ok bad-runs
-fi
+refuses bad-scale "^error: unknown scale 'huge'" "$TOP/bench/json.sh" --scale huge
+refuses bad-runs "" "$TOP/bench/json.sh" --runs 0
 
 # --- The harness, end to end. -----------------------------------------------
-if LOG= "$TOP/bench/json.sh" --scale quick --runs 1 \
-        --results-dir "$WORK/results" --keep-dumps "$WORK/dumps" \
-        >"$OUT" 2>&1; then
-    ok harness-runs
-else
-    fail harness-runs "exit status $?; last lines: $(tail -n 3 "$OUT" | tr '\n' ' ')"
-    cat "$OUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
-    finish
-fi
-cat "$OUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
+harness_runs "$OUT" env LOG='' "$TOP/bench/json.sh" --scale quick --runs 1 \
+    --results-dir "$WORK/results" --keep-dumps "$WORK/dumps"
 
 # The table: for each database a header and its three rows.
 for label in Northbound Southbound; do

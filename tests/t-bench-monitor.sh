@@ -25,27 +25,15 @@ mkdir -p "$WORK"
 OUT="$WORK/out.txt"
 
 # --- Bad input: a clear one-line error and a non-zero exit. -----------------
-# expect_error NAME PATTERN ARGS...
-expect_error() {
-    local name=$1 pattern=$2
-    shift 2
-    if "$TOP/bench/monitor.sh" "$@" >"$WORK/bad.out" 2>&1; then
-        fail "$name" "accepted $*"
-    elif grep -q "^error: $pattern" "$WORK/bad.out"; then
-        ok "$name"
-    else
-        fail "$name" "unexpected message: $(head -n1 "$WORK/bad.out")"
-    fi
-}
-expect_error bad-clients "--clients must be at most 1000" --clients 1001
-expect_error bad-txns "--txns needs a positive integer" --txns 0
-expect_error bad-variant "unknown variant 'after'" --variants "stock after"
-expect_error bad-variant-twice "variant 'stock' given twice" --variants "stock stock"
-expect_error bad-option "unknown option '--bogus'" --bogus
-expect_error bad-conditional "--conditional needs a positive integer" --conditional x
-expect_error bad-warmup "--warmup needs a non-negative integer" --warmup -1
-expect_error bad-cpus "--cpus needs S,L" --cpus 0
-expect_error bad-cpus-same "--cpus: the server and the load client need different CPUs" --cpus 0,0
+expect_error bad-clients "--clients must be at most 1000" bench monitor --clients 1001
+expect_error bad-txns "--txns needs a positive integer" bench monitor --txns 0
+expect_error bad-variant "unknown variant 'after'" bench monitor --variants "stock after"
+expect_error bad-variant-twice "variant 'stock' given twice" bench monitor --variants "stock stock"
+expect_error bad-option "unknown option '--bogus'" bench monitor --bogus
+expect_error bad-conditional "--conditional needs a positive integer" bench monitor --conditional x
+expect_error bad-warmup "--warmup needs a non-negative integer" bench monitor --warmup -1
+expect_error bad-cpus "--cpus needs S,L" bench monitor --cpus 0
+expect_error bad-cpus-same "--cpus: the server and the load client need different CPUs" bench monitor --cpus 0,0
 
 # The load client and the control reject bad input too, before connecting
 # anywhere.
@@ -53,22 +41,10 @@ LOAD="$BUILD/bench/monitor/monitor-bench"
 CONTROL="$BUILD/bench/monitor/monitor-control"
 mkdir -p "$BUILD/bench/monitor"
 if make -s -C "$TOP/bench/monitor" O="$BUILD/bench/monitor" >"$WORK/make.out" 2>&1; then
-    if "$LOAD" --socket /nonexistent --tables A --server-pid 1 --clients 0 \
-            >"$WORK/bad.out" 2>&1; then
-        fail load-bad-clients "monitor-bench accepted --clients 0"
-    elif grep -q "^monitor-bench: --clients: expected an integer" "$WORK/bad.out"; then
-        ok load-bad-clients
-    else
-        fail load-bad-clients "unexpected message: $(head -n1 "$WORK/bad.out")"
-    fi
-    if "$CONTROL" --socket "$WORK/c.sock" --capture "$WORK/none" \
-            >"$WORK/bad.out" 2>&1; then
-        fail control-no-capture "monitor-control started without a capture"
-    elif grep -q "^monitor-control: no capture $WORK/none.0.req" "$WORK/bad.out"; then
-        ok control-no-capture
-    else
-        fail control-no-capture "unexpected message: $(head -n1 "$WORK/bad.out")"
-    fi
+    refuses load-bad-clients "^monitor-bench: --clients: expected an integer" \
+        "$LOAD" --socket /nonexistent --tables A --server-pid 1 --clients 0
+    refuses control-no-capture "^monitor-control: no capture $WORK/none.0.req" \
+        "$CONTROL" --socket "$WORK/c.sock" --capture "$WORK/none"
 else
     fail load-builds "$(tail -n 3 "$WORK/make.out" | tr '\n' ' ')"
 fi
@@ -136,16 +112,9 @@ mapfile -t CPUS < <(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/sta
 
 # --- The benchmark, end to end, tiny. ----------------------------------------
 # The four builds, 2 runs each (in alternating order), a 2-point sweep.
-if LOG='' "$TOP/bench/monitor.sh" --clients 8 --txns 2 --warmup 2 --batch 100 \
-        --runs 2 --sweep "1 4" --results-dir "$WORK/results" \
-        --tag smoke >"$OUT" 2>&1; then
-    ok harness-runs
-else
-    fail harness-runs "exit status $?; last lines: $(tail -n 3 "$OUT" | tr '\n' ' ')"
-    cat "$OUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
-    finish
-fi
-cat "$OUT" >>"${LOG:-/dev/null}" 2>/dev/null || true
+harness_runs "$OUT" env LOG='' "$TOP/bench/monitor.sh" --clients 8 --txns 2 \
+    --warmup 2 --batch 100 --runs 2 --sweep "1 4" \
+    --results-dir "$WORK/results" --tag smoke
 
 # newest_result PREFIX EXT: the newest dated results file PREFIX-<UTC
 # time stamp>.EXT in WORK/results (the benchmarks keep no -latest copy).

@@ -14,32 +14,17 @@ set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-log_start t-fuzz-targets
-
-FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-scratch_dir "$BUILD/fuzz/t-fuzz-targets"
+scratch_dir "$BUILD/fuzz/t-fuzz-targets" t-fuzz-targets
 W=$SCRATCH
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ="$TOP/scripts/fuzz.sh"
 
-# bad_option NAME EXPECTED ARGS...: a one-line error naming the problem.
-bad_option() {
-    local name=$1 want=$2 out="$W/bad.out"
-    shift 2
-    if "$TOP/build.sh" fuzz "$@" >"$out" 2>&1; then
-        fail "$name" "accepted '$*'"
-    elif [ "$(wc -l <"$out")" -eq 1 ] && grep -q "^error: fuzz: $want" "$out"; then
-        ok "$name"
-    else
-        fail "$name" "unexpected output: $(head -c 200 "$out")"
-    fi
-}
-
-bad_option "rejects an unknown option" "unknown option '--bogus'" --bogus
-bad_option "rejects an unknown target" "unknown target 'nope'" --target nope
-bad_option "rejects an unsupported base" "unsupported base '9.9.9'" --base 9.9.9
-bad_option "rejects --base without a value" "--base needs a value" --base
-bad_option "rejects a bad SECONDS" "SECONDS must be" 1x
-bad_option "rejects two SECONDS" "unexpected argument '2'" 1 2
+expect_error "rejects an unknown option" "^error: fuzz: unknown option '--bogus'" fuzz --bogus
+expect_error "rejects an unknown target" "^error: fuzz: unknown target 'nope'" fuzz --target nope
+expect_error "rejects an unsupported base" "^error: fuzz: unsupported base '9.9.9'" fuzz --base 9.9.9
+expect_error "rejects --base without a value" "^error: fuzz: --base needs a value" fuzz --base
+expect_error "rejects a bad SECONDS" "^error: fuzz: SECONDS must be" fuzz 1x
+expect_error "rejects two SECONDS" "^error: fuzz: unexpected argument '2'" fuzz 1 2
 
 # fuzz_case NAME ARGS...: one fuzz run that must pass.
 fuzz_case() {

@@ -22,11 +22,9 @@ set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-log_start t-lib-json
-
-LIB="$TOP/lib-json"
-scratch_dir "$BUILD/lib-json/t"
+scratch_dir "$BUILD/lib-json/t" t-lib-json
 T=$SCRATCH
+LIB="$TOP/lib-json"
 # lib-json's own tests: C programs, conformance cases, link-both.
 LT="$LIB/tests"
 

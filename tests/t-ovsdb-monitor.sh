@@ -11,12 +11,9 @@ set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-log_start t-ovsdb-monitor
-
-
-SRC="$TOP/ovsdb-monitor"
-scratch_dir "$BUILD/ovsdb-monitor/t"
+scratch_dir "$BUILD/ovsdb-monitor/t" t-ovsdb-monitor
 T=$SCRATCH
+SRC="$TOP/ovsdb-monitor"
 
 need_pkgs build-essential clang make
 

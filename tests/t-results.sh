@@ -192,11 +192,8 @@ LOG
         grep -c . "$d/saved.log"
     ) || rc=$?
     want="found:results/regress-stock-9.9.9-$(git -C "$d/tree" rev-parse "HEAD^{tree}" | cut -c1-12).log.gz|other:|fresh:|same-results|7"
-    if [ $rc -eq 0 ] && [ "$(tr '\n' '|' <<<"$got" | sed 's/|$//')" = "$want" ]; then
-        pass "regress: a stock suite's saved results are reused by key and compare as the whole log"
-    else
-        failed "regress: saved stock results" "exit $rc: $(tr '\n' '|' <<<"$got")"
-    fi
+    expect_lines "regress: a stock suite's saved results are reused by key and compare as the whole log" "$rc" "$got" "$want" \
+        "regress: saved stock results"
 }
 
 # regress_stock_cached: a stock suite log is reused only for the same tree
@@ -206,9 +203,7 @@ t_regress_stock_reuse() {
     rm -rf "$d"
     mkdir -p "$d/logs"
     git init -q "$d/tree"
-    echo a >"$d/tree/f"
-    git -C "$d/tree" add f
-    git -c user.name=t -c user.email=t@localhost -C "$d/tree" commit -qm a
+    commit_file "$d/tree" f a a
     got=$(
         # shellcheck source=../scripts/lib/regress.sh
         . "$TOP/scripts/lib/regress.sh"
@@ -222,17 +217,12 @@ t_regress_stock_reuse() {
         echo "same:$(regress_stock_cached "$d/logs" "$d/tree" "1-10 12-20")"
         echo "tests:$(regress_stock_cached "$d/logs" "$d/tree" "1-5")"
         echo "fresh:$(REGRESS_FRESH_STOCK=1 regress_stock_cached "$d/logs" "$d/tree" "1-10 12-20")"
-        echo b >"$d/tree/f"
-        git -C "$d/tree" add f
-        git -c user.name=t -c user.email=t@localhost -C "$d/tree" commit -qm b
+        commit_file "$d/tree" f b b
         echo "tree:$(regress_stock_cached "$d/logs" "$d/tree" "1-10 12-20")"
     ) || rc=$?
     want="same:$d/logs/stock-2.log|tests:|fresh:|tree:"
-    if [ $rc -eq 0 ] && [ "$(tr '\n' '|' <<<"$got" | sed 's/|$//')" = "$want" ]; then
-        pass "regress: stock's suite log is reused only for the same tree and tests"
-    else
-        failed "regress: stock's suite log reuse" "exit $rc: $(tr '\n' '|' <<<"$got")"
-    fi
+    expect_lines "regress: stock's suite log is reused only for the same tree and tests" "$rc" "$got" "$want" \
+        "regress: stock's suite log reuse"
 }
 
 # check --record and check_result_for (what CI takes for the build and
@@ -252,15 +242,13 @@ t_check_reuse() {
         git -c user.name=t -c user.email=t@localhost commit -qm base
         git tag base/9.9.9
         git checkout -qb ovs-json-perf/9.9.9
-        echo patched >f
-        git add f
-        git -c user.name=t -c user.email=t@localhost commit -qm patch
+        commit_file . f patched patch
     )
     got=$(
         BUILD=$d/build OVS_JSON_PERF_RESULTS=$d/results CHECK_RESULTS=$d/results LOG=''
         # shellcheck source=../scripts/lib/build.sh
         . "$TOP/scripts/lib/build.sh"
-        CONFIGURE_ARGS=(--enable-Werror "CC=ccache gcc")
+        echo "--enable-Werror CC=ccache gcc" >"$d/build/ovs-9.9.9/.ovs-json-perf-configure"
         check_record "$d/build/ovs-9.9.9" 9.9.9 -j2 -k json -k monitor >/dev/null 2>&1 || echo "check_record failed"
         f=$(ls "$d/results")
         echo "tests:$(sed -n 's/^tests_passed=//p' "$d/results/$f")"
@@ -278,11 +266,8 @@ t_check_reuse() {
         echo "other-tree:$(check_result_for 9.9.9 "-k json" | xargs -r basename)"
     ) || rc=$?
     want="tests:7|selection:-k json -k monitor|same:check-9.9.9|wider:|fresh:|no-werror:|failed:|other-tree:"
-    if [ $rc -eq 0 ] && [ "$(tr '\n' '|' <<<"$got" | sed 's/|$//')" = "$want" ]; then
-        pass "check --record: its result stands for exactly its tree, its selection and --enable-Werror"
-    else
-        failed "check --record and check_result_for" "exit $rc: $(tr '\n' '|' <<<"$got")"
-    fi
+    expect_lines "check --record: its result stands for exactly its tree, its selection and --enable-Werror" "$rc" "$got" "$want" \
+        "check --record and check_result_for"
 }
 
 # The cases, in order; the closing line.

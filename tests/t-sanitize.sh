@@ -183,21 +183,21 @@ stock_cases() {
     printf '600: a FAILED (json.at:5)\n1610: b ok\n' >"$S/stock.2.out"
     : >"$S/stock.3.out"
     : >"$LOGS/stock-compare.txt"
-    RUN_FAILED_TESTS=(0634 1643 2000)
+    printf '%s\n' 0634 1643 2000 >"$LOGS/failed-tests.txt"
     stock_failed_verdicts "$S/stock.1.out" "$S/stock.2.out" "$S/stock.3.out"
     expect "stock_failed_verdicts: one failure in 3 stock runs is on stock too, a pass or no run is not" \
-        "$FAILED_ON_STOCK $FAILED_NOT_ON_STOCK $(grep -c 'patched only' "$LOGS/stock-compare.txt")" "1 2 2"
+        "$(stock_count tests_failed_on_stock_too) $(stock_count tests_failed_not_on_stock) $(grep -c 'patched only' "$LOGS/stock-compare.txt")" "1 2 2"
     expect "stock_failed_verdicts: says which test failed on stock, in how many runs" \
         "$(head -n1 "$LOGS/stock-compare.txt")" "test 634 fails on stock too (stock test 600, failed in 1 of 3 stock runs)"
     : >"$LOGS/stock-compare.txt"
-    RUN_FAILED_TESTS=(634)
+    echo 634 >"$LOGS/failed-tests.txt"
     stock_failed_verdicts
     expect "stock_failed_verdicts: no stock run at all is a failure on patched only" \
-        "$FAILED_ON_STOCK $FAILED_NOT_ON_STOCK" "0 1"
-    FAILED_NOT_ON_STOCK=0
+        "$(stock_count tests_failed_on_stock_too) $(stock_count tests_failed_not_on_stock)" "0 1"
+    counts_set "$LOGS/stock.counts" tests_failed_not_on_stock 0
     expect "san_result: no report, every failure also on stock: pass" "$(san_result 0)" pass
     expect "san_result: a sanitizer report fails the run" "$(san_result 1)" FAIL
-    FAILED_NOT_ON_STOCK=1
+    counts_set "$LOGS/stock.counts" tests_failed_not_on_stock 1
     expect "san_result: a test failing on patched only fails the run" "$(san_result 0)" FAIL
 }
 

@@ -14,27 +14,14 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 
 # --- Bad input: a one-line error and a non-zero exit. ----------------------
-# expect_error NAME PATTERN ARGS...
-expect_error() {
-    local name=$1 pattern=$2
-    shift 2
-    if LOG='' "$TOP/build.sh" soak "$@" >"$WORK/bad.out" 2>&1; then
-        fail "$name" "accepted $*"
-    elif grep -q "^error: $pattern" "$WORK/bad.out" &&
-         [ "$(wc -l <"$WORK/bad.out")" -le 2 ]; then
-        ok "$name"
-    else
-        fail "$name" "unexpected output: $(head -n3 "$WORK/bad.out")"
-    fi
-}
-expect_error bad-duration "--duration needs an integer of at least 1" --duration 0
-expect_error bad-clients "--clients needs an integer of at least 1" --clients x
-expect_error missing-value "--interval needs a value" --interval
-expect_error bad-option "unknown option '--bogus'" --bogus
-expect_error bad-base "unsupported base '2.0.0'" --base 2.0.0
-expect_error bad-warmup "--warmup must be shorter than --duration" --duration 10 --warmup 10
-expect_error bad-pause "--pause needs a number of seconds" --pause soon
-expect_error bad-window "--window needs an integer of at least 1" --window 0
+expect_error bad-duration "--duration needs an integer of at least 1" soak --duration 0
+expect_error bad-clients "--clients needs an integer of at least 1" soak --clients x
+expect_error missing-value "--interval needs a value" soak --interval
+expect_error bad-option "unknown option '--bogus'" soak --bogus
+expect_error bad-base "unsupported base '2.0.0'" soak --base 2.0.0
+expect_error bad-warmup "--warmup must be shorter than --duration" soak --duration 10 --warmup 10
+expect_error bad-pause "--pause needs a number of seconds" soak --pause soon
+expect_error bad-window "--window needs an integer of at least 1" soak --window 0
 
 # --- The verdict on made-up samples. ----------------------------------------
 # samples DIR VARIANT RSS0 RSS_PER_SAMPLE LEFT_RSS [LEFT_COUNTERS]: 20

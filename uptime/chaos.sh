@@ -10,8 +10,8 @@
 # every member's file.
 set -euo pipefail
 
-# shellcheck source=../scripts/lib/sides.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/sides.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
     cat <<EOF
@@ -45,42 +45,20 @@ Ends with "chaos: pass" or "chaos: FAIL"; the log's path is printed.
 EOF
 }
 
-BASE=$DEFAULT_BASE
 KILLS=20
 SEED=1
 RELAY=0
-PLANT=0
-STOCK_DEFECTS=0
-RECORD=0
-RESULTS_DIR="$TOP/bench/results"
 PROGRAMS="ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client utilities/ovs-appctl"
 SCHEMA="$TOP/uptime/chaos.ovsschema"
 ROWS="$TOP/uptime/chaos-rows.py"
 SELECT='["Chaos",{"op":"select","table":"T","where":[],"columns":["k","v","m"]}]'
 
-# parse_args ARGS...: sets the options above.
+# parse_args ARGS...: sets the options above and those of every uptime run.
 parse_args() {
-    while [ $# -gt 0 ]; do
-        case $1 in
-        -h|--help) usage; exit 0 ;;
-        --relay) RELAY=1; shift; continue ;;
-        --plant) PLANT=1; shift; continue ;;
-        --stock-defects) STOCK_DEFECTS=1; shift; continue ;;
-        --record) RECORD=1; shift; continue ;;
-        --base|--kills|--seed|--results-dir)
-            need_value "chaos: $1" "${2:-}" ;;
-        *) die "chaos: unknown option '$1' (see ./build.sh chaos --help)" ;;
-        esac
-        case $1 in
-        --base) BASE=$2 ;;
-        --kills) need_uint "chaos: $1" "$2" 1; KILLS=$2 ;;
-        --seed) need_uint "chaos: $1" "$2" 0; SEED=$2 ;;
-        --results-dir) RESULTS_DIR=$2 ;;
-        esac
-        shift 2
-    done
-    is_supported_base "$BASE" ||
-        die "chaos: unsupported base '$BASE' (have: $SUPPORTED_BASES)"
+    parse_uptime_options chaos '
+        --relay RELAY =1
+        --kills KILLS uint1
+        --seed SEED uint0' "$@"
 }
 
 # The members, by slot 1 to 3: the side each runs (A or B), its database

@@ -4,8 +4,8 @@
 # must be the same from both (uptime/differential.py says how it compares).
 set -euo pipefail
 
-# shellcheck source=../scripts/lib/sides.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/sides.sh"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
     cat <<EOF
@@ -46,44 +46,22 @@ printed.
 EOF
 }
 
-BASE=$DEFAULT_BASE
 SEEDS=5
 FIRST_SEED=1
 TXNS=2000
 CLIENTS=12
-PLANT=0
 VALGRIND=0
-STOCK_DEFECTS=()
-HOSTILE=(--hostile)
-RECORD=0
-RESULTS_DIR="$TOP/bench/results"
+HOSTILE=1
 
-# parse_args ARGS...: sets the options above.
+# parse_args ARGS...: sets the options above and those of every uptime run.
 parse_args() {
-    while [ $# -gt 0 ]; do
-        case $1 in
-        -h|--help) usage; exit 0 ;;
-        --plant) PLANT=1; shift; continue ;;
-        --valgrind) VALGRIND=1; shift; continue ;;
-        --no-hostile) HOSTILE=(); shift; continue ;;
-        --stock-defects) STOCK_DEFECTS=(--stock-defects); shift; continue ;;
-        --record) RECORD=1; shift; continue ;;
-        --base|--seeds|--first-seed|--txns|--clients|--results-dir)
-            need_value "differential: $1" "${2:-}" ;;
-        *) die "differential: unknown option '$1' (see ./build.sh differential --help)" ;;
-        esac
-        case $1 in
-        --base) BASE=$2 ;;
-        --seeds) need_uint "differential: $1" "$2" 1; SEEDS=$2 ;;
-        --first-seed) need_uint "differential: $1" "$2" 0; FIRST_SEED=$2 ;;
-        --txns) need_uint "differential: $1" "$2" 1; TXNS=$2 ;;
-        --clients) need_uint "differential: $1" "$2" 1; CLIENTS=$2 ;;
-        --results-dir) RESULTS_DIR=$2 ;;
-        esac
-        shift 2
-    done
-    is_supported_base "$BASE" ||
-        die "differential: unsupported base '$BASE' (have: $SUPPORTED_BASES)"
+    parse_uptime_options differential '
+        --valgrind VALGRIND =1
+        --no-hostile HOSTILE =0
+        --seeds SEEDS uint1
+        --first-seed FIRST_SEED uint0
+        --txns TXNS uint1
+        --clients CLIENTS uint1' "$@"
 }
 
 # start_server SIDE DIR: a fresh database and server for SIDE in DIR.  A
@@ -158,12 +136,14 @@ cut_off_logged() {
 
 # run_seed SEED: one seed's run; appends its closing line to $WORK/lines.
 run_seed() {
-    local seed=$1 d="$WORK/seed-$1" rc=0
+    local seed=$1 d="$WORK/seed-$1" rc=0 flags=()
+    [ "$STOCK_DEFECTS" = 0 ] || flags+=(--stock-defects)
+    [ "$HOSTILE" = 0 ] || flags+=(--hostile)
     start_server A "$d/A" >>"$LOG" 2>&1
     start_server B "$d/B" >>"$LOG" 2>&1
     /usr/bin/python3 "$TOP/uptime/differential.py" --a "$d/A/sock" --b "$d/B/sock" \
-        --seed "$seed" --txns "$TXNS" --clients "$CLIENTS" "${STOCK_DEFECTS[@]}" \
-        "${HOSTILE[@]}" >"$d/out" 2>&1 || rc=$?
+        --seed "$seed" --txns "$TXNS" --clients "$CLIENTS" "${flags[@]}" \
+        >"$d/out" 2>&1 || rc=$?
     stop_servers "$d" >>"$d/out" 2>&1 || rc=1
     cut_off_logged "$d" >>"$d/out" 2>&1 || rc=1
     cat "$d/out" >>"$LOG"
@@ -198,7 +178,7 @@ clients=$CLIENTS
 transactions=$(total 'transactions,')
 messages_compared=$(total 'messages compared')
 mismatches=$(total mismatches)
-stock_defects=$([ ${#STOCK_DEFECTS[@]} -gt 0 ] && echo yes || echo no)
+stock_defects=$([ "$STOCK_DEFECTS" = 1 ] && echo yes || echo no)
 candidate_under=$([ "$VALGRIND" = 1 ] && echo valgrind || echo none)
 hostile_clients=$(total garbage) garbage, $(total half) half messages, $(total stall) stalled, $(total large) large
 result=$1

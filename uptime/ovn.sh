@@ -15,6 +15,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/regress.sh"
 # shellcheck source=../scripts/lib/bench-trees.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/bench-trees.sh"
+# shellcheck source=../scripts/lib/opts.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/opts.sh"
 
 usage() {
     cat <<EOF
@@ -40,21 +42,12 @@ RECORD=0
 
 # parse_args ARGS...: sets the options above.
 parse_args() {
-    while [ $# -gt 0 ]; do
-        case $1 in
-        -h|--help) usage; exit 0 ;;
-        --record) RECORD=1; shift; continue ;;
-        --ovn-src|--base|--at|-k) need_value "ovn: $1" "${2:-}" ;;
-        *) die "ovn: unknown option '$1' (see ./build.sh ovn --help)" ;;
-        esac
-        case $1 in
-        --ovn-src) OVN_SRC=$2 ;;
-        --base) BASE=$2 ;;
-        --at) AT_FILE=$2 ;;
-        -k) KEYS+=(-k "$2") ;;
-        esac
-        shift 2
-    done
+    parse_options ovn '
+        --record RECORD =1
+        --ovn-src OVN_SRC text
+        --base BASE text
+        --at AT_FILE text
+        -k KEYS list' "$@"
     [ -n "$OVN_SRC" ] || die "ovn: --ovn-src DIR is required"
     [ -d "$OVN_SRC" ] || die "ovn: $OVN_SRC: no such directory"
     [ -f "$OVN_SRC/ovn-nb.xml" ] && [ -f "$OVN_SRC/configure.ac" ] ||

@@ -100,26 +100,30 @@ check_snapshot() {
     rm -f "$list"
 }
 
-# check_configure DIR CC CFLAGS: boot.sh if needed, configure with
-# --enable-Werror (again, if the flags changed), and make.
-check_configure() {
-    local dir=$1 cc=$2 cflags=$3 want
-    use_ccache
-    if needs_boot "$dir"; then
-        stage "check: ./boot.sh in $dir"
-        (cd "$dir" && run ./boot.sh) || die "boot.sh failed in $dir"
-    fi
-    want="--enable-Werror PYTHON3=$PYTHON3 CC=$cc CFLAGS=$cflags"
-    if [ ! -f "$dir/Makefile" ] || [ "$(cat "$dir/.ovs-json-perf-configure" 2>/dev/null)" != "$want" ] ||
-       [ "$dir/configure" -nt "$dir/config.status" ]; then
-        stage "check: ./configure CC='$cc' CFLAGS='$cflags' --enable-Werror"
-        (cd "$dir" && run ./configure --enable-Werror "PYTHON3=$PYTHON3" "CC=$cc" "CFLAGS=$cflags") ||
-            die "configure failed in $dir (log $LOG)"
-        echo "$want" >"$dir/.ovs-json-perf-configure"
-    fi
-    stage "check: make -j$(nproc) in $dir"
-    (cd "$dir" && run make -j"$(nproc)") || die "make failed in $dir (log $LOG)"
+# A checker's counts are files of KEY=VALUE lines in LOGS: run.counts (the
+# suite run, check_run_suite) and stock.counts (the comparison with stock).
+
+# counts_set FILE KEY VALUE: KEY=VALUE in FILE, in place of KEY's line.
+counts_set() {
+    touch "$1"
+    sed -i "/^$2=/d" "$1"
+    echo "$2=$3" >>"$1"
 }
+
+# counts_get FILE KEY: KEY's value in FILE; 0 if it has none.
+counts_get() {
+    local v
+    v=$(sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -n1)
+    echo "${v:-0}"
+}
+
+# run_count KEY, stock_count KEY: a count of the suite run, of the
+# comparison with stock.
+run_count() { counts_get "$LOGS/run.counts" "$1"; }
+stock_count() { counts_get "$LOGS/stock.counts" "$1"; }
+
+# run_failed_tests: the numbers of the tests that failed twice, a line each.
+run_failed_tests() { cat "$LOGS/failed-tests.txt" 2>/dev/null || true; }
 
 # check_selection_flags ARGS...: the selection (the "-- FLAGS" given, or
 # DEFAULT) without any -j, which check adds.
@@ -135,43 +139,51 @@ check_selection_flags() {
     if [ ${#out[@]} -eq 0 ]; then echo "$default"; else echo "${out[*]}"; fi
 }
 
-# check_run_suite DIR TARGET FLAGS: make TARGET in DIR with TESTSUITEFLAGS
-# FLAGS; the failed tests are run once more, on their own, and a test that
-# passes then is counted as flaky.  Sets RUN_TESTS, RUN_FAILED (after the
-# rerun; their numbers in RUN_FAILED_TESTS), RUN_FIRST_FAILED, RUN_FLAKY,
-# RUN_SKIPPED; the output is LOGS/PREFIX.out (and
-# PREFIX.rerun.out).  Calls "HOOK DIR first"
-# after the first run and "HOOK DIR rerun" after the rerun, to collect what
-# each left in testsuite.dir.
+# check_run_suite DIR TARGET FLAGS PREFIX HOOK: make TARGET in DIR with
+# TESTSUITEFLAGS FLAGS; the failed tests are run once more, on their own,
+# and a test that passes then is counted as flaky.  The counts go to
+# LOGS/run.counts (tests_run, tests_skipped, failed_first_run,
+# flaky_on_rerun, tests_failed: after the rerun), the numbers of the tests
+# that failed twice to LOGS/failed-tests.txt; the output is LOGS/PREFIX.out
+# (and PREFIX.rerun.out).  Calls "HOOK DIR first" after the first run and
+# "HOOK DIR rerun" after the rerun, to collect what each left in
+# testsuite.dir.
 check_run_suite() {
-    local dir=$1 target=$2 flags=$3 prefix=$4 hook=$5 out counts failed=() n
+    local dir=$1 target=$2 flags=$3 prefix=$4 hook=$5 out failed=() n
+    local tests first skipped flaky=0 again=0 c="$LOGS/run.counts"
     out="$LOGS/$prefix.out"
     rm -rf "$dir/tests/testsuite.dir" "$dir/tests/testsuite.log"
+    rm -f "$c" "$LOGS/failed-tests.txt"
+    touch "$LOGS/failed-tests.txt"
     stage "check: make $target TESTSUITEFLAGS='$flags' in $dir (long; output in $out)"
     # shellcheck disable=SC2086
     (cd "$dir" && make "$target" TESTSUITEFLAGS="$flags") >"$out" 2>&1 || true
     cat "$out" >>"$LOG"
-    counts=$(suite_counts "$out")
-    read -r RUN_TESTS RUN_FIRST_FAILED RUN_SKIPPED <<<"$counts"
-    [ "$RUN_TESTS" -gt 0 ] || die "make $target ran no test with '$flags' (see $out)"
+    read -r tests first skipped <<<"$(suite_counts "$out")"
+    [ "$tests" -gt 0 ] || die "make $target ran no test with '$flags' (see $out)"
+    counts_set "$c" tests_run "$tests"
+    counts_set "$c" tests_skipped "$skipped"
+    counts_set "$c" failed_first_run "$first"
     "$hook" "$dir" first
     mapfile -t failed < <(suite_failed "$out")
-    RUN_FAILED=0 RUN_FLAKY=0 RUN_FAILED_TESTS=()
-    [ ${#failed[@]} -gt 0 ] || return 0
-    stage "check: ${#failed[@]} failed: ${failed[*]}; running them once more"
-    suite_rerun "$dir" "$target" "$LOGS/$prefix.rerun.out" "${flags%%-[kj]*} ${failed[*]}" || true
-    cat "$LOGS/$prefix.rerun.out" >>"$LOG"
-    "$hook" "$dir" rerun
+    if [ ${#failed[@]} -gt 0 ]; then
+        stage "check: ${#failed[@]} failed: ${failed[*]}; running them once more"
+        suite_rerun "$dir" "$target" "$LOGS/$prefix.rerun.out" "${flags%%-[kj]*} ${failed[*]}" || true
+        cat "$LOGS/$prefix.rerun.out" >>"$LOG"
+        "$hook" "$dir" rerun
+    fi
     for n in "${failed[@]}"; do
         if suite_passed "$LOGS/$prefix.rerun.out" "$n"; then
-            RUN_FLAKY=$((RUN_FLAKY + 1))
+            flaky=$((flaky + 1))
             echo "  test $n: passed when run again (flaky)"
         else
-            RUN_FAILED=$((RUN_FAILED + 1))
-            RUN_FAILED_TESTS+=("$n")
+            again=$((again + 1))
+            echo "$n" >>"$LOGS/failed-tests.txt"
             echo "  test $n: failed again"
         fi
     done
+    counts_set "$c" flaky_on_rerun "$flaky"
+    counts_set "$c" tests_failed "$again"
 }
 
 # san_collect DIR: add the sanitizer reports in DIR's testsuite.dir to
@@ -205,28 +217,33 @@ check_begin() {
     mkdir -p "$LOGS" "$RESULTS"
 }
 
-# check_summary_head KIND: the first lines of a result file, what was
-# checked (the series' fields follow them).
-check_summary_head() {
-    cat <<EOF
+# check_write_summary KIND SELECTION RESULT: the result file SUMMARY: what
+# was checked (KIND, base, date, tree, series), SELECTION and the tests that
+# check_run_suite ran, the lines of KIND on stdin, then RESULT and where the
+# logs are.
+check_write_summary() {
+    {
+        cat <<EOF
 kind=$1
 base=$SERIES_BASE
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 tree=$(check_tree_name)
 series=$(check_tree_rev)
 EOF
-}
-
-# check_summary_runs: the lines of a result file on the tests that
-# check_run_suite ran.
-check_summary_runs() {
-    cat <<EOF
-tests_run=$RUN_TESTS
-tests_skipped=$RUN_SKIPPED
-failed_first_run=$RUN_FIRST_FAILED
-flaky_on_rerun=$RUN_FLAKY
-tests_failed=$RUN_FAILED
+        check_series_fields
+        cat <<EOF
+selection=$2
+tests_run=$(run_count tests_run)
+tests_skipped=$(run_count tests_skipped)
+failed_first_run=$(run_count failed_first_run)
+flaky_on_rerun=$(run_count flaky_on_rerun)
+tests_failed=$(run_count tests_failed)
+tests_failed_on_stock_too=$(stock_count tests_failed_on_stock_too)
 EOF
+        cat
+        echo "result=$3"
+        echo "logs=${LOGS#"$TOP"/}"
+    } >"$SUMMARY"
 }
 
 # check_show_summary: the result file, and where it and the logs are.
@@ -237,9 +254,14 @@ check_show_summary() {
 
 # san_result FINDINGS: the result of a sanitizer run with FINDINGS
 # reports, "pass" or "FAIL".  Any report fails it; a failed test fails it
-# unless it fails on stock too (FAILED_NOT_ON_STOCK, san_stock).
+# unless it fails on stock too (stock count tests_failed_not_on_stock,
+# san_stock).
 san_result() {
-    if [ "$1" -ne 0 ] || [ "$FAILED_NOT_ON_STOCK" -ne 0 ]; then echo FAIL; else echo pass; fi
+    if [ "$1" -ne 0 ] || [ "$(stock_count tests_failed_not_on_stock)" -ne 0 ]; then
+        echo FAIL
+    else
+        echo pass
+    fi
 }
 
 # check_sanitize: build TREE (patched) with ASan and UBSan in WORK, run
@@ -249,31 +271,24 @@ check_sanitize() {
     check_begin sanitize need_clang
     : >"$LOGS/findings.txt"
     cc="ccache clang"
-    check_configure "$WORK" "$cc" "$SAN_CFLAGS"
+    build_tree --cc "$cc" --cflags "$SAN_CFLAGS" "$WORK"
     sel=$(check_selection_flags "$SAN_SELECTION" "$@")
     # -d keeps every test's directory, so that a report a daemon wrote
     # after its test passed is seen too.
     ASAN_OPTIONS=$SAN_ASAN_OPTIONS check_run_suite "$WORK" check \
         "-d -j$(nproc) $sel" suite san_collect
     findings=$(awk '{ n += $(NF - 1) } END { print n + 0 }' "$LOGS/findings.txt")
-    FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=0 STOCK_RUNS_DONE=0
-    [ "$RUN_FAILED" -eq 0 ] || san_stock "$cc"
+    rm -f "$LOGS/stock.counts"
+    [ "$(run_count tests_failed)" -eq 0 ] || san_stock "$cc"
     local result
     result=$(san_result "$findings")
     [ "$result" = pass ] || rc=1
-    cat >"$SUMMARY" <<EOF
-$(check_summary_head sanitize)
-$(check_series_fields)
+    check_write_summary sanitize "$sel" "$result" <<EOF
 compiler=$(clang --version | sed -n 1p)
 cflags=$SAN_CFLAGS
 asan_options=$SAN_ASAN_OPTIONS (plus tests/atlocal's)
-selection=$sel
-$(check_summary_runs)
-tests_failed_on_stock_too=$FAILED_ON_STOCK
-stock_runs_of_failed_tests=$STOCK_RUNS_DONE
+stock_runs_of_failed_tests=$(stock_count stock_runs_of_failed_tests)
 sanitizer_findings=$findings
-result=$result
-logs=${LOGS#"$TOP"/}
 EOF
     if [ "$findings" -ne 0 ]; then
         echo "sanitizer reports:"
@@ -281,7 +296,7 @@ EOF
         grep -hE "$SAN_REPORT_RE|^ +#[0-9]+ " "$LOGS"/reports/* 2>/dev/null | awk 'NR <= 30 { print "  | " $0 }'
     fi
     check_show_summary
-    [ $rc -eq 0 ] || die "check --sanitize: $FAILED_NOT_ON_STOCK tests failed on patched only, $findings sanitizer reports (see $LOGS)"
+    [ $rc -eq 0 ] || die "check --sanitize: $(stock_count tests_failed_not_on_stock) tests failed on patched only, $findings sanitizer reports (see $LOGS)"
     stage "check --sanitize: passed, no sanitizer report"
 }
 
@@ -433,11 +448,10 @@ series_files() {
 check_valgrind() {
     local sel rc=0
     check_begin valgrind need_pkgs valgrind
-    set_ovs_gcc "$WORK"
-    check_configure "$WORK" "ccache $OVS_GCC" "-g -O2"
+    build_tree "$WORK"
     sel=$(check_selection_flags "$VG_SELECTION" "$@")
     check_run_suite "$WORK" check-valgrind "-j$(nproc) $sel" suite vg_collect
-    local errors leaks bytes touched=0 stock_same=0 new=0 files
+    local errors leaks bytes touched=0 new files
     errors=$(awk -F'\t' '{ n += $3 } END { print n + 0 }' "$LOGS/findings.txt")
     local possible vlogs=()
     mapfile -t vlogs < <(find "$WORK/tests/testsuite.dir" -name 'valgrind.*')
@@ -451,20 +465,18 @@ check_valgrind() {
         touched=$(awk -F'\t' -v fl="$files" 'BEGIN { n = split(fl, a, "\n"); for (i = 1; i <= n; i++) { b = a[i]; sub(/.*\//, "", b); s[b] = 1 } }
             { m = split($6, g, " "); for (i = 1; i <= m; i++) if (g[i] in s) { c++; break } } END { print c + 0 }' "$LOGS/leaks.txt")
     fi
-    FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=0
-    if [ "$errors" -gt 0 ] || [ "$leaks" -gt 0 ] || [ "$RUN_FAILED" -gt 0 ]; then
+    rm -f "$LOGS/stock.counts"
+    if [ "$errors" -gt 0 ] || [ "$leaks" -gt 0 ] || [ "$(run_count tests_failed)" -gt 0 ]; then
         vg_stock
-        stock_same=$STOCK_SAME new=$STOCK_NEW
     fi
+    new=$(stock_count findings_not_on_stock)
     local result=pass
-    if [ "$FAILED_NOT_ON_STOCK" -ne 0 ] || [ "$new" -ne 0 ]; then result=FAIL; rc=1; fi
-    cat >"$SUMMARY" <<EOF
-$(check_summary_head valgrind)
-$(check_series_fields)
+    if [ "$(stock_count tests_failed_not_on_stock)" -ne 0 ] || [ "$new" -ne 0 ]; then
+        result=FAIL
+        rc=1
+    fi
+    check_write_summary valgrind "$sel" "$result" <<EOF
 valgrind=$(valgrind --version)
-selection=$sel
-$(check_summary_runs)
-tests_failed_on_stock_too=$FAILED_ON_STOCK
 valgrind_logs=$(find "$WORK/tests/testsuite.dir" -name 'valgrind.*' | wc -l)
 valgrind_errors=$errors
 possible_leak_records=$possible
@@ -472,13 +484,11 @@ definite_leak_records=$leaks
 definite_leak_bytes=$bytes
 definite_leaks_by_file=$(awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $2, $1 }' "$LOGS/leaks-by-file.txt")
 definite_leaks_in_series_files=$touched
-findings_also_on_stock=$stock_same
+findings_also_on_stock=$(stock_count findings_also_on_stock)
 findings_not_on_stock=$new
-result=$result
-logs=${LOGS#"$TOP"/}
 EOF
     check_show_summary
-    [ $rc -eq 0 ] || die "check --valgrind: $FAILED_NOT_ON_STOCK tests failed on patched only, $new findings not on stock (see $LOGS/stock-compare.txt)"
+    [ $rc -eq 0 ] || die "check --valgrind: $(stock_count tests_failed_not_on_stock) tests failed on patched only, $new findings not on stock (see $LOGS/stock-compare.txt)"
     stage "check --valgrind: passed"
 }
 
@@ -492,49 +502,57 @@ EOF
 # stock run.
 STOCK_RERUNS=${STOCK_RERUNS:-3}
 
-# stock_worktree KIND CC CFLAGS: STOCK_TREE, a worktree of base/BASE in
-# build/check/KIND-stock-BASE, configured and built with CC and CFLAGS.
-# Returns 1 if WORK has no base/BASE (a tree given with --ovs-src).
-stock_worktree() {
-    local kind=$1 cc=$2 cflags=$3
-    STOCK_TREE="$BUILD/check/$kind-stock-$SERIES_BASE"
-    git -C "$WORK" rev-parse -q --verify "base/$SERIES_BASE" >/dev/null || return 1
-    worktree_at "$WORK" "$STOCK_TREE" "base/$SERIES_BASE"
-    restore_packaging "$TREE" "$STOCK_TREE" "$SERIES_BASE" 2>/dev/null || true
-    check_configure "$STOCK_TREE" "$cc" "$cflags"
+# stock_tree KIND: the stock tree of checker KIND, a worktree of base/BASE
+# in build/check/KIND-stock-BASE.
+stock_tree() {
+    echo "$BUILD/check/$1-stock-$SERIES_BASE"
 }
 
-# stock_map_tests NUMBER...: the stock numbers of the patched tests
-# NUMBER, found by file and title (the series adds tests, which
-# renumbers stock's), in STOCK_NUMS and as "PATCHED<TAB>STOCK<TAB>KEY"
-# lines in LOGS/stock-map.txt.  A test that stock has not is left out.
+# stock_worktree KIND [OPTION...]: makes and builds stock_tree KIND, by
+# build_tree with its OPTIONs (--cc, --cflags).  Returns 1 if WORK has no
+# base/BASE (a tree given with --ovs-src).
+stock_worktree() {
+    local kind=$1 stock
+    shift
+    stock=$(stock_tree "$kind")
+    git -C "$WORK" rev-parse -q --verify "base/$SERIES_BASE" >/dev/null || return 1
+    worktree_at "$WORK" "$stock" "base/$SERIES_BASE"
+    restore_packaging "$TREE" "$stock" "$SERIES_BASE" 2>/dev/null || true
+    build_tree "$@" "$stock"
+}
+
+# stock_map_tests STOCK NUMBER...: the numbers in the stock tree STOCK of
+# the patched tests NUMBER, a line each, found by file and title (the
+# series adds tests, which renumbers stock's); also as
+# "PATCHED<TAB>STOCK<TAB>KEY" lines in LOGS/stock-map.txt.  A test that
+# stock has not is left out.
 stock_map_tests() {
     local keys skeys t k n
     keys=$(regress_key_lines "$WORK")
-    skeys=$(regress_key_lines "$STOCK_TREE")
+    skeys=$(regress_key_lines "$1")
+    shift
     : >"$LOGS/stock-map.txt"
-    STOCK_NUMS=()
     for t in "$@"; do
         k=$(awk -F'\t' -v n="$((10#$t))" '$1 == n { print $2; exit }' <<<"$keys")
         n=$(awk -F'\t' -v k="$k" '$2 == k { print $1; exit }' <<<"$skeys")
         if [ -n "$k" ] && [ -n "$n" ]; then
-            STOCK_NUMS+=("$n")
+            echo "$n"
             printf '%s\t%s\t%s\n' "$((10#$t))" "$n" "$k" >>"$LOGS/stock-map.txt"
         fi
     done
 }
 
-# stock_failed_verdicts OUT...: for each test of RUN_FAILED_TESTS
-# (patched numbers), whether it fails on stock too: the testsuite output
-# of at least one stock run in OUT shows its stock test (LOGS/
-# stock-map.txt) as FAILED.  Only a failure an output shows counts: a
-# test that stock has not, or that no output shows failing, fails on
-# patched only.  Sets FAILED_ON_STOCK and FAILED_NOT_ON_STOCK, and says
-# which test is which in LOGS/stock-compare.txt.
+# stock_failed_verdicts OUT...: for each test that failed twice on
+# patched (run_failed_tests, patched numbers), whether it fails on stock
+# too: the testsuite output of at least one stock run in OUT shows its
+# stock test (LOGS/stock-map.txt) as FAILED.  Only a failure an output
+# shows counts: a test that stock has not, or that no output shows
+# failing, fails on patched only.  The stock counts
+# tests_failed_on_stock_too and tests_failed_not_on_stock; which test is
+# which in LOGS/stock-compare.txt.
 stock_failed_verdicts() {
-    local pt st out hits
-    FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=0
-    for pt in "${RUN_FAILED_TESTS[@]}"; do
+    local pt st out hits on=0 not_on=0
+    while read -r pt; do
         st=$(awk -F'\t' -v t="$((10#$pt))" '$1 == t { print $2; exit }' "$LOGS/stock-map.txt")
         hits=0
         if [ -n "$st" ]; then
@@ -545,43 +563,48 @@ stock_failed_verdicts() {
             done
         fi
         if [ "$hits" -gt 0 ]; then
-            FAILED_ON_STOCK=$((FAILED_ON_STOCK + 1))
+            on=$((on + 1))
             echo "test $((10#$pt)) fails on stock too (stock test $st, failed in $hits of $# stock runs)"
         elif [ -n "$st" ]; then
-            FAILED_NOT_ON_STOCK=$((FAILED_NOT_ON_STOCK + 1))
+            not_on=$((not_on + 1))
             echo "test $((10#$pt)) fails on patched only (stock test $st did not fail in $# stock runs)"
         else
-            FAILED_NOT_ON_STOCK=$((FAILED_NOT_ON_STOCK + 1))
+            not_on=$((not_on + 1))
             echo "test $((10#$pt)) fails on patched only (stock has no such test)"
         fi
-    done >>"$LOGS/stock-compare.txt"
+    done < <(run_failed_tests) >>"$LOGS/stock-compare.txt"
+    counts_set "$LOGS/stock.counts" tests_failed_on_stock_too "$on"
+    counts_set "$LOGS/stock.counts" tests_failed_not_on_stock "$not_on"
 }
 
 # san_stock CC: the tests that failed twice on patched, run on stock BASE
 # built the same way (CC, SAN_CFLAGS, the same ASAN_OPTIONS), one at a
-# time as patched's rerun ran them, STOCK_RERUNS times.  Sets
-# FAILED_ON_STOCK, FAILED_NOT_ON_STOCK and STOCK_RUNS_DONE;
-# LOGS/stock-compare.txt says which test is which.
+# time as patched's rerun ran them, STOCK_RERUNS times.  The stock counts
+# tests_failed_on_stock_too, tests_failed_not_on_stock and
+# stock_runs_of_failed_tests; LOGS/stock-compare.txt says which test is
+# which.
 san_stock() {
-    local cc=$1 i outs=()
-    STOCK_RUNS_DONE=0
+    local cc=$1 i outs=() nums=() stock
+    stock=$(stock_tree sanitize)
     : >"$LOGS/stock-compare.txt"
-    if ! stock_worktree sanitize "$cc" "$SAN_CFLAGS"; then
-        FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=$RUN_FAILED
+    counts_set "$LOGS/stock.counts" stock_runs_of_failed_tests 0
+    if ! stock_worktree sanitize --cc "$cc" --cflags "$SAN_CFLAGS"; then
+        counts_set "$LOGS/stock.counts" tests_failed_not_on_stock "$(run_count tests_failed)"
         echo "no stock base/$SERIES_BASE to compare with: every failed test counts" | tee -a "$LOGS/stock-compare.txt"
         return 0
     fi
-    stock_map_tests "${RUN_FAILED_TESTS[@]}"
+    # shellcheck disable=SC2046  # test numbers, one word each
+    mapfile -t nums < <(stock_map_tests "$stock" $(run_failed_tests))
     mkdir -p "$LOGS/stock"
-    if [ ${#STOCK_NUMS[@]} -gt 0 ]; then
+    if [ ${#nums[@]} -gt 0 ]; then
         for ((i = 1; i <= STOCK_RERUNS; i++)); do
-            stage "check: stock $SERIES_BASE, run $i of $STOCK_RERUNS of the tests that failed twice: ${STOCK_NUMS[*]}"
-            rm -rf "$STOCK_TREE/tests/testsuite.dir"
-            (cd "$STOCK_TREE" && ASAN_OPTIONS=$SAN_ASAN_OPTIONS make check TESTSUITEFLAGS="${STOCK_NUMS[*]}") \
+            stage "check: stock $SERIES_BASE, run $i of $STOCK_RERUNS of the tests that failed twice: ${nums[*]}"
+            rm -rf "$stock/tests/testsuite.dir"
+            (cd "$stock" && ASAN_OPTIONS=$SAN_ASAN_OPTIONS make check TESTSUITEFLAGS="${nums[*]}") \
                 >"$LOGS/stock/suite.$i.out" 2>&1 || true
             cat "$LOGS/stock/suite.$i.out" >>"$LOG"
             outs+=("$LOGS/stock/suite.$i.out")
-            STOCK_RUNS_DONE=$i
+            counts_set "$LOGS/stock.counts" stock_runs_of_failed_tests "$i"
         done
     fi
     stock_failed_verdicts "${outs[@]}"
@@ -592,36 +615,38 @@ san_stock() {
 # by title on stock BASE with check-valgrind.  A memory error is on stock
 # too if stock shows the same signature in those tests, a definite leak if
 # the same test on stock has a leak with the same signature, a failed test
-# if it fails on stock too.  Sets STOCK_SAME and STOCK_NEW (findings),
-# FAILED_ON_STOCK and FAILED_NOT_ON_STOCK (tests); LOGS/stock-compare.txt
-# says which is which.
+# if it fails on stock too.  The stock counts findings_also_on_stock,
+# findings_not_on_stock, tests_failed_on_stock_too and
+# tests_failed_not_on_stock; LOGS/stock-compare.txt says which is which.
 vg_stock() {
-    local plogs="$LOGS" slogs="$LOGS/stock" pt st sig f
-    STOCK_SAME=0 STOCK_NEW=0 FAILED_ON_STOCK=0 FAILED_NOT_ON_STOCK=0
+    local plogs="$LOGS" slogs="$LOGS/stock" pt st sig f stock nums=()
+    local c="$LOGS/stock.counts"
+    stock=$(stock_tree valgrind)
     : >"$LOGS/stock-compare.txt"
-    if ! stock_worktree valgrind "ccache $OVS_GCC" "-g -O2"; then
-        STOCK_NEW=$(($(wc -l <"$LOGS/leaks.txt") + $(awk -F'\t' '{ n += $3 } END { print n + 0 }' "$LOGS/findings.txt")))
-        FAILED_NOT_ON_STOCK=$RUN_FAILED
+    if ! stock_worktree valgrind; then
+        counts_set "$c" findings_not_on_stock \
+            "$(($(wc -l <"$LOGS/leaks.txt") + $(awk -F'\t' '{ n += $3 } END { print n + 0 }' "$LOGS/findings.txt")))"
+        counts_set "$c" tests_failed_not_on_stock "$(run_count tests_failed)"
         echo "no stock base/$SERIES_BASE to compare with: every finding counts" | tee -a "$LOGS/stock-compare.txt"
         return 0
     fi
     local tests=()
-    mapfile -t tests < <({ cut -f1 "$LOGS/findings.txt"; printf '%s\n' "${RUN_FAILED_TESTS[@]}"; } | sed '/^$/d' | sort -un)
-    stock_map_tests "${tests[@]}"
+    mapfile -t tests < <({ cut -f1 "$LOGS/findings.txt"; run_failed_tests; } | sed '/^$/d' | sort -un)
+    mapfile -t nums < <(stock_map_tests "$stock" "${tests[@]}")
     mkdir -p "$slogs"
     : >"$slogs/leaks.txt"
     : >"$slogs/findings.txt"
     : >"$slogs/error-sigs.txt"
     : >"$slogs/suite.out"
-    if [ ${#STOCK_NUMS[@]} -gt 0 ]; then
-        stage "check: ${#STOCK_NUMS[@]} of those tests on stock $SERIES_BASE: ${STOCK_NUMS[*]}"
-        rm -rf "$STOCK_TREE/tests/testsuite.dir"
-        (cd "$STOCK_TREE" && make check-valgrind TESTSUITEFLAGS="-j$(nproc) ${STOCK_NUMS[*]}") >"$slogs/suite.out" 2>&1 || true
+    if [ ${#nums[@]} -gt 0 ]; then
+        stage "check: ${#nums[@]} of those tests on stock $SERIES_BASE: ${nums[*]}"
+        rm -rf "$stock/tests/testsuite.dir"
+        (cd "$stock" && make check-valgrind TESTSUITEFLAGS="-j$(nproc) ${nums[*]}") >"$slogs/suite.out" 2>&1 || true
         cat "$slogs/suite.out" >>"$LOG"
         LOGS=$slogs
-        vg_scan "$STOCK_TREE/tests/testsuite.dir" >"$LOGS/findings.txt"
+        vg_scan "$stock/tests/testsuite.dir" >"$LOGS/findings.txt"
         LOGS=$plogs
-        mapfile -t f < <(find "$STOCK_TREE/tests/testsuite.dir" -name 'valgrind.*')
+        mapfile -t f < <(find "$stock/tests/testsuite.dir" -name 'valgrind.*')
         [ ${#f[@]} -eq 0 ] || vg_error_sigs "${f[@]}" | sort -u >"$slogs/error-sigs.txt"
     fi
     # Memory errors, by signature.
@@ -646,8 +671,10 @@ vg_stock() {
     done <"$LOGS/leaks.txt" >>"$LOGS/stock-compare.txt"
     # Failed tests.
     stock_failed_verdicts "$slogs/suite.out"
-    STOCK_SAME=$(grep -c 'also on stock' "$LOGS/stock-compare.txt" || true)
-    STOCK_NEW=$(grep -c 'NOT on stock' "$LOGS/stock-compare.txt" || true)
+    counts_set "$c" findings_also_on_stock \
+        "$(grep -c 'also on stock' "$LOGS/stock-compare.txt" || true)"
+    counts_set "$c" findings_not_on_stock \
+        "$(grep -c 'NOT on stock' "$LOGS/stock-compare.txt" || true)"
     sed 's/^/  /' "$LOGS/stock-compare.txt"
 }
 

@@ -1,5 +1,6 @@
-# The options of the verbs that work on one OVS tree (--base, --ovs-src,
-# --force, --sanitize, --valgrind and "-- TESTSUITEFLAGS").
+# The options of the verbs: parse_tree_opts for those that work on one OVS
+# tree (--base, --ovs-src, --force, --sanitize, --valgrind and
+# "-- TESTSUITEFLAGS"), parse_options for a verb's own options.
 # Functions only: sourcing it runs nothing; it loads what it needs.
 [ -z "${_ojp_lib_opts:-}" ] || return 0
 _ojp_lib_opts=1
@@ -62,4 +63,85 @@ parse_tree_opts() {
         die "$verb: --record is for the managed tree of --base, not --ovs-src"
     [ "$RECORD" = 0 ] || [ -z "$CHECK_MODE" ] ||
         die "$verb: --record goes without --$CHECK_MODE, which always records its result"
+}
+
+# parse_options VERB SPEC ARGS...: the options of a verb with its own, by
+# SPEC, one row an option: "OPTION VAR KIND", where KIND is
+#   =VALUE   a flag: VAR=VALUE
+#   text     takes a value: VAR=value
+#   list     takes a value: appends OPTION and the value to the array VAR
+#   uintN    takes an integer of at least N
+#   seconds  takes a number of seconds (digits, one optional fraction)
+#   base     takes a base this project has a series for
+# An option that takes a value takes it as the next word or after "=".  A
+# row "@ VAR" appends the other arguments to the array VAR; without it they
+# are refused.  -h and --help call the verb's usage and exit 0.  Anything
+# else is one error line that names VERB (a build.sh verb, or a script's
+# path).
+parse_options() {
+    local verb=$1 spec=$2 opt row var kind value help="./build.sh $1 --help"
+    [[ $verb != *.sh ]] || help="$verb --help"
+    shift 2
+    while [ $# -gt 0 ]; do
+        case $1 in
+        -h|--help) usage; exit 0 ;;
+        -?*) ;;
+        *)
+            row=$(option_row "$spec" @) ||
+                die "$verb: unexpected argument '$1' (see $help)"
+            option_append "$row" "$1"
+            shift
+            continue ;;
+        esac
+        opt=${1%%=*}
+        row=$(option_row "$spec" "$opt") ||
+            die "$verb: unknown option '$1' (see $help)"
+        read -r var kind <<<"$row"
+        if [[ $kind == =* ]]; then
+            [ "$1" = "$opt" ] || die "$verb: $opt takes no value"
+            printf -v "$var" '%s' "${kind#=}"
+            shift
+            continue
+        fi
+        if [ "$1" != "$opt" ]; then
+            value=${1#*=}
+            shift
+        else
+            value=${2:-}
+            shift $(($# > 1 ? 2 : 1))
+        fi
+        need_value "$verb: $opt" "$value"
+        case $kind in
+        uint*) need_uint "$verb: $opt" "$value" "${kind#uint}" ;;
+        seconds) [[ $value =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+            die "$verb: $opt needs a number of seconds, not '$value'" ;;
+        base) is_supported_base "$value" ||
+            die "$verb: unsupported base '$value' (have: $SUPPORTED_BASES)" ;;
+        esac
+        if [ "$kind" = list ]; then
+            option_append "$var" "$opt" "$value"
+        else
+            printf -v "$var" '%s' "$value"
+        fi
+    done
+}
+
+# option_append VAR WORD...: appends the WORDs to the array VAR.
+option_append() {
+    local -n _ojp_list=$1
+    shift
+    _ojp_list+=("$@")
+}
+
+# option_row SPEC OPTION: "VAR KIND" of OPTION's row in SPEC; fails if
+# there is none.
+option_row() {
+    local opt var kind
+    while read -r opt var kind; do
+        if [ "$opt" = "$2" ]; then
+            echo "$var${kind:+ $kind}"
+            return 0
+        fi
+    done <<<"$1"
+    return 1
 }
