@@ -183,12 +183,16 @@ else
     ok cluster-summary
     nothing_left cluster "$summary_file"
     for v in stock patched; do
-        # The relay's clients, and every member's RSS and counters.
-        last=$(awk '$2 == "run"' "${summary_file%.summary}.$v.samples" | tail -n1)
+        # The relay's clients, and every member's RSS and counters: in the
+        # last sample, but for the raft log, which memory/show leaves out
+        # while it is empty (just after a compaction): in some sample.
+        samples=$(awk '$2 == "run"' "${summary_file%.summary}.$v.samples")
+        last=$(tail -n1 <<<"$samples")
         missing=''
-        for k in sessions: m1.rss: m2.rss: m3.rss: m1.cells: m3.raft-log:; do
+        for k in sessions: m1.rss: m2.rss: m3.rss: m1.cells:; do
             [[ " $last " == *" $k"* ]] || missing="$missing $k"
         done
+        grep -q ' m3\.raft-log:' <<<"$samples" || missing="$missing m3.raft-log:"
         if [ -z "$missing" ]; then
             ok "cluster-$v-samples"
         else
