@@ -22,7 +22,8 @@ usage: ./build.sh bench monitor [--clients N] [--txns K] [--warmup W] [--base BA
                                 [--sweep "1 10 120 250 500 1000" | --no-sweep]
                                 [--sweep-txns K]
                                 [--variants "before stock patched control"]
-                                [--conditional GROUP] [--cpus S,L|none]
+                                [--conditional GROUP] [--readers R]
+                                [--cpus S,L|none]
                                 [--seed S] [--results-dir DIR] [--tag NAME]
                                 [--perf]
 
@@ -47,8 +48,11 @@ usage: ./build.sh bench monitor [--clients N] [--txns K] [--warmup W] [--base BA
   --conditional  clients monitor Logical_Flow, Port_Binding and MAC_Binding
                  with conditions (ovn-monitor-all=false), in groups of GROUP
                  clients with identical conditions, different between groups
+  --readers      the load client reads its clients with R threads, each with
+                 an event loop of its own, as R client processes would drain
+                 their sockets in parallel (default: one loop reads them all)
   --cpus         pin the server (and control) to CPU S and the load client
-                 to CPU L with taskset (default: the first two CPUs this
+                 to CPU L (or CPUs A-B, for --readers) with taskset (default: the first two CPUs this
                  process may use; with only one, no pinning, with a note);
                  "none": no pinning
   --seed         generator seed (default ovs-json-perf)
@@ -75,6 +79,7 @@ SWEEP_TXNS=
 VARIANTS_ARG="before stock patched control"
 CONDITIONAL=0
 CPUS_ARG=auto
+READERS=0
 SEED=ovs-json-perf
 RESULTS_DIR=$(results_dir records)
 TAG=
@@ -85,6 +90,7 @@ parse_options 'bench monitor' '
     --warmup WARMUP text
     --conditional CONDITIONAL text
     --cpus CPUS_ARG text
+    --readers READERS uint1
     --base BASE text
     --runs RUNS text
     --batch BATCH text
@@ -115,6 +121,7 @@ case $WARMUP in
 ''|*[!0-9]*) die "--warmup needs a non-negative integer, not '$WARMUP'" ;;
 esac
 [ "$CONDITIONAL" = 0 ] || positive_int --conditional "$CONDITIONAL" 1000
+[ "$READERS" = 0 ] || positive_int --readers "$READERS" 64
 for n in $SWEEP; do
     positive_int --sweep "$n" 1000
 done
@@ -137,8 +144,8 @@ for v in "${VARIANTS[@]}"; do
 done
 case $CPUS_ARG in
 auto|none) ;;
-*) [[ $CPUS_ARG =~ ^[0-9]+,[0-9]+$ ]] ||
-       die "--cpus needs S,L (two CPU numbers), auto or none, not '$CPUS_ARG'" ;;
+*) [[ $CPUS_ARG =~ ^[0-9]+,[0-9]+(-[0-9]+)?$ ]] ||
+       die "--cpus needs S,L (two CPU numbers; L may be a range A-B), auto or none, not '$CPUS_ARG'" ;;
 esac
 [ -n "$SEED" ] || die "--seed must not be empty"
 TAG=${TAG:-monitor-$BASE}
@@ -212,10 +219,14 @@ elif [ "$CPUS_ARG" = auto ]; then
 else
     SERVER_CPU=${CPUS_ARG%,*}
     LOAD_CPU=${CPUS_ARG#*,}
-    [ "$SERVER_CPU" != "$LOAD_CPU" ] || die "--cpus: the server and the load client need different CPUs"
-    if ! cpu_list | grep -qx "$SERVER_CPU" || ! cpu_list | grep -qx "$LOAD_CPU"; then
-        die "--cpus $CPUS_ARG: this process may only use CPUs $(cpu_list | tr '\n' ' ' | sed 's/ $//')"
-    fi
+    load_first=${LOAD_CPU%-*} load_last=${LOAD_CPU#*-}
+    [ "$load_first" -le "$load_last" ] || die "--cpus: the range $LOAD_CPU is empty"
+    [ "$SERVER_CPU" -lt "$load_first" ] || [ "$SERVER_CPU" -gt "$load_last" ] ||
+        die "--cpus: the server and the load client need different CPUs"
+    for c in "$SERVER_CPU" $(seq "$load_first" "$load_last"); do
+        cpu_list | grep -qx "$c" ||
+            die "--cpus $CPUS_ARG: this process may only use CPUs $(cpu_list | tr '\n' ' ' | sed 's/ $//')"
+    done
 fi
 PIN_SERVER=()
 PIN_LOAD=()
@@ -227,7 +238,7 @@ else
     stage "note: $PIN_NOTE"
 fi
 
-stage "bench monitor: base $BASE, builds: ${VARIANTS[*]}, $CLIENTS clients, $TXNS transactions of $BATCH flows after $WARMUP warm-up, $RUNS run(s); sweep: ${SWEEP:-none}$([ "$CONDITIONAL" = 0 ] || echo "; conditional, groups of $CONDITIONAL")"
+stage "bench monitor: base $BASE, builds: ${VARIANTS[*]}, $CLIENTS clients, $TXNS transactions of $BATCH flows after $WARMUP warm-up, $RUNS run(s); sweep: ${SWEEP:-none}$([ "$CONDITIONAL" = 0 ] || echo "; conditional, groups of $CONDITIONAL")$([ "$READERS" = 0 ] || echo "; $READERS reader threads")"
 need_build_deps
 need_pkgs gnuplot-nox
 [ "$PERF" = 0 ] || command -v perf >/dev/null || need_pkgs linux-perf
@@ -470,6 +481,7 @@ load_run() {
     shift 5
     rm -f "$gate"
     [ "$CONDITIONAL" = 0 ] || cond=(--conditional "$CONDITIONAL")
+    [ "$READERS" = 0 ] || cond+=(--readers "$READERS")
     "${PIN_LOAD[@]}" "$LOAD" --socket "$d/sock" --requests "$REQUESTS" \
         --server-pid "$SERVER_PID" --server-log "$d/log" \
         --clients "$n" --txns "$k" --warmup "$WARMUP" --batch "$BATCH" \

@@ -169,6 +169,28 @@ else
     fail bytes-equal-across-builds "results JSON does not show equal bytes"
 fi
 
+# The load client with 3 reader threads (clients drained in parallel): the
+# same bytes as with one loop, every client agreeing (the run's own check).
+if LOG='' "$TOP/bench/monitor.sh" --clients 8 --txns 2 --warmup 2 \
+        --batch 100 --runs 1 --no-sweep --variants patched --readers 3 \
+        --results-dir "$WORK/results" --tag smoke-readers \
+        >"$WORK/readers.out" 2>&1 &&
+   "$PY" - "$RES" "$(newest_result smoke-readers json)" <<'EOF'
+import json, sys
+one = [x for x in json.load(open(sys.argv[1]))["runs"]
+       if x["name"].startswith("main-patched-")]
+many = json.load(open(sys.argv[2]))["runs"]
+assert len(many) == 1 and many[0]["readers"] == 3, many
+assert all(x["readers"] == 0 for x in one), one
+for key in ("content_hash", "init_content_hash", "bytes_total"):
+    assert many[0][key] == one[0][key], (key, many[0][key], one[0][key])
+EOF
+then
+    ok readers-same-bytes
+else
+    fail readers-same-bytes "$(tail -n 3 "$WORK/readers.out" | tr '\n' ' ')"
+fi
+
 # The server's coverage counters per run: the fds registered, which stock
 # and patched have, and the passes of the main loop and the sessions that
 # they ran and waited for, which only a patched server that waits only for

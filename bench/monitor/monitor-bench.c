@@ -46,7 +46,13 @@
  *
  * --capture PREFIX: the first client of each group G writes the request it
  * sends to PREFIX.G.req and every byte it receives to PREFIX.G.stream, for
- * monitor-control. */
+ * monitor-control.
+ *
+ * --readers R: the clients are read by R threads, client i by thread
+ * i % R, each with an event loop of its own, so that the clients' sockets
+ * are drained in parallel, as separate client processes drain them; the
+ * writer stays in the main thread.  Without it, one loop reads every
+ * client in turn. */
 
 #include <errno.h>
 #include <dirent.h>
@@ -57,9 +63,11 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -71,7 +79,12 @@
 #include "workload.h"
 
 #define MAX_CLIENTS 1000
+#define MAX_READERS 64
 #define READ_SIZE (256 * 1024)
+
+/* epoll tokens (data.u32) that are not a connection's index + 1. */
+#define WAKE_TOKEN (MAX_CLIENTS + 2)  /* A reader read something. */
+#define STOP_TOKEN (MAX_CLIENTS + 3)  /* The readers must exit. */
 
 /* One monitoring client connection. */
 struct client {
@@ -80,10 +93,12 @@ struct client {
     int group;                  /* Group of identical conditions. */
     FILE *capture;              /* --capture stream of the group, or NULL. */
     struct jr_scan scan;        /* Framing state. */
-    bool replied;               /* Got the reply to "monitor_cond_since". */
+    bool replied;               /* Got the reply to "monitor_cond_since"
+                                 * (atomic: the main thread reads it). */
     uint64_t init_bytes;        /* Bytes of that reply. */
-    uint64_t n_updates;         /* "update3" notifications received. */
-    uint64_t n_echoes;          /* Echo requests answered. */
+    uint64_t n_updates;         /* "update3" notifications received
+                                 * (atomic: the main thread reads it). */
+    uint64_t n_echoes;          /* Echo requests answered (atomic). */
     uint64_t bytes;             /* Bytes of updates since the last reset. */
     uint64_t msgs;              /* Updates since the last reset. */
     uint64_t hash;              /* Hash of those updates, in order. */
@@ -120,9 +135,21 @@ static int group_size;          /* --conditional GROUP, 0 without. */
 static const char *capture;     /* --capture PREFIX. */
 static int n_groups = 1;
 
+static int n_readers;           /* --readers R, 0 without. */
+
+/* A thread that reads a share of the clients (--readers). */
+struct reader {
+    pthread_t thread;           /* The thread. */
+    int epfd;                   /* Its epoll set: its clients and 'stop_fd'. */
+    char *buf;                  /* Its read buffer, READ_SIZE bytes. */
+};
+
 static struct client *clients;
 static struct writer writer;
-static int epfd;
+static int epfd;                /* The main thread's epoll set. */
+static struct reader readers[MAX_READERS];
+static int wake_fd = -1;        /* eventfd: a reader read something. */
+static int stop_fd = -1;        /* eventfd: the readers must exit. */
 
 static double
 now(void)
@@ -472,24 +499,26 @@ client_msg(const struct jr_msg *msg, void *c_)
     const char *method = jr_msg_method(msg);
 
     if (method && !strcmp(method, "update3")) {
-        c->n_updates++;
         c->msgs++;
         c->bytes += msg->len;
         c->hash = (c->hash ^ msg->hash) * UINT64_C(0x100000001b3);
         c->hist_hash = (c->hist_hash ^ msg->hist_hash)
                        * UINT64_C(0x100000001b3);
+        /* Last, with release: a main thread that sees the count sees the
+         * counts and hashes before it. */
+        __atomic_store_n(&c->n_updates, c->n_updates + 1, __ATOMIC_RELEASE);
     } else if (method && !strcmp(method, "echo")) {
-        c->n_echoes++;
+        __atomic_fetch_add(&c->n_echoes, 1, __ATOMIC_RELAXED);
         send_echo_reply(c->fd, msg);
     } else if (jr_msg_is_reply(msg)) {
         if (jr_msg_has_error(msg)) {
             fatal("client %d: monitor_cond_since failed: %.*s", c->idx,
                   (int) (msg->len < JR_HEAD ? msg->len : JR_HEAD), msg->head);
         }
-        c->replied = true;
         c->init_bytes = msg->len;
         c->init_hash = msg->hash;
         c->init_hist_hash = msg->hist_hash;
+        __atomic_store_n(&c->replied, true, __ATOMIC_RELEASE);
     } else {
         fatal("client %d: unexpected message: %.*s", c->idx,
               (int) (msg->len < JR_HEAD ? msg->len : JR_HEAD), msg->head);
@@ -541,15 +570,15 @@ writer_check_ops(const char *data, size_t n)
     }
 }
 
-/* Reads what is available on connection 'idx' (-1: the writer). */
+/* Reads what is available on connection 'idx' (-1: the writer) into
+ * 'buf', READ_SIZE bytes. */
 static void
-conn_read(int idx)
+conn_read(int idx, char *buf)
 {
-    static char buf[READ_SIZE];
     int fd = idx < 0 ? writer.fd : clients[idx].fd;
 
     for (;;) {
-        ssize_t n = read(fd, buf, sizeof buf);
+        ssize_t n = read(fd, buf, READ_SIZE);
         int error;
 
         if (n < 0) {
@@ -581,20 +610,113 @@ conn_read(int idx)
             fatal("%s %d: malformed JSON-RPC stream",
                   idx < 0 ? "writer" : "client", idx);
         }
-        if (n < (ssize_t) sizeof buf) {
+        if (n < READ_SIZE) {
             return;
         }
     }
 }
 
+/* Adds 'fd' to the epoll set 'set' with the token 'token'. */
+static void
+epoll_add_token(int set, int fd, uint32_t token)
+{
+    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = token };
+
+    if (epoll_ctl(set, EPOLL_CTL_ADD, fd, &ev)) {
+        fatal("epoll_ctl: %s", strerror(errno));
+    }
+}
+
+/* Adds connection 'idx' (-1: the writer) to the epoll set that reads it:
+ * its reader's with --readers, else the main thread's. */
 static void
 epoll_add(int fd, int idx)
 {
-    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = idx + 1 };
+    int set = idx >= 0 && n_readers ? readers[idx % n_readers].epfd : epfd;
 
-    if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev)) {
-        fatal("epoll_ctl: %s", strerror(errno));
+    epoll_add_token(set, fd, idx + 1);
+}
+
+/* A reader's event loop: reads its clients until 'stop_fd' is readable,
+ * and after each round tells the main thread through 'wake_fd'. */
+static void *
+reader_main(void *r_)
+{
+    struct reader *r = r_;
+    struct epoll_event events[256];
+
+    for (;;) {
+        int n = epoll_wait(r->epfd, events, 256, -1);
+
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            fatal("reader: epoll_wait: %s", strerror(errno));
+        }
+        for (int i = 0; i < n; i++) {
+            if (events[i].data.u32 == STOP_TOKEN) {
+                return NULL;
+            }
+            conn_read((int) events[i].data.u32 - 1, r->buf);
+        }
+        if (eventfd_write(wake_fd, 1)) {
+            fatal("reader: eventfd_write: %s", strerror(errno));
+        }
     }
+}
+
+/* Creates the readers' epoll sets and the main thread's wake-up. */
+static void
+readers_init(void)
+{
+    wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    stop_fd = eventfd(0, EFD_CLOEXEC);
+    if (wake_fd < 0 || stop_fd < 0) {
+        fatal("eventfd: %s", strerror(errno));
+    }
+    epoll_add_token(epfd, wake_fd, WAKE_TOKEN);
+    for (int t = 0; t < n_readers; t++) {
+        readers[t].epfd = epoll_create1(EPOLL_CLOEXEC);
+        readers[t].buf = malloc(READ_SIZE);
+        if (readers[t].epfd < 0 || !readers[t].buf) {
+            fatal("reader %d: %s", t, strerror(errno));
+        }
+        epoll_add_token(readers[t].epfd, stop_fd, STOP_TOKEN);
+    }
+}
+
+/* Starts the readers, once their clients are in their epoll sets. */
+static void
+readers_start(void)
+{
+    for (int t = 0; t < n_readers; t++) {
+        int error = pthread_create(&readers[t].thread, NULL, reader_main,
+                                   &readers[t]);
+
+        if (error) {
+            fatal("pthread_create: %s", strerror(error));
+        }
+    }
+}
+
+/* Stops the readers and waits for them. */
+static void
+readers_stop(void)
+{
+    if (!n_readers) {
+        return;
+    }
+    if (eventfd_write(stop_fd, 1)) {
+        fatal("eventfd_write: %s", strerror(errno));
+    }
+    for (int t = 0; t < n_readers; t++) {
+        pthread_join(readers[t].thread, NULL);
+        close(readers[t].epfd);
+        free(readers[t].buf);
+    }
+    close(wake_fd);
+    close(stop_fd);
 }
 
 typedef bool done_fn(void *aux);
@@ -603,6 +725,7 @@ typedef bool done_fn(void *aux);
 static void
 run_until(done_fn *done, void *aux, const char *what)
 {
+    static char buf[READ_SIZE];
     struct epoll_event events[256];
     double deadline = now() + timeout_s;
 
@@ -613,7 +736,14 @@ run_until(done_fn *done, void *aux, const char *what)
             fatal("epoll_wait: %s", strerror(errno));
         }
         for (int i = 0; i < n; i++) {
-            conn_read((int) events[i].data.u32 - 1);
+            eventfd_t count;
+
+            if (events[i].data.u32 == WAKE_TOKEN) {
+                /* A reader's news: 'done' looks at what it read. */
+                eventfd_read(wake_fd, &count);
+            } else {
+                conn_read((int) events[i].data.u32 - 1, buf);
+            }
         }
         if (writer.failed) {
             fatal("writer: request failed: %s", writer.detail);
@@ -629,7 +759,7 @@ all_replied(void *aux)
 {
     (void) aux;
     for (int i = 0; i < n_clients; i++) {
-        if (!clients[i].replied) {
+        if (!__atomic_load_n(&clients[i].replied, __ATOMIC_ACQUIRE)) {
             return false;
         }
     }
@@ -653,7 +783,8 @@ txn_done(void *aux)
     }
     if (wt->updates >= 0) {
         for (int i = 0; i < n_clients; i++) {
-            if (clients[i].n_updates < (uint64_t) wt->updates) {
+            if (__atomic_load_n(&clients[i].n_updates, __ATOMIC_ACQUIRE)
+                < (uint64_t) wt->updates) {
                 return false;
             }
         }
@@ -672,10 +803,12 @@ transact(struct wbuf *txn, int id, int64_t updates, const char *what)
     send_all(writer.fd, txn->p, txn->len);
     run_until(txn_done, &wt, what);
     for (int i = 0; i < n_clients && updates >= 0; i++) {
-        if (clients[i].n_updates != (uint64_t) updates) {
+        uint64_t got = __atomic_load_n(&clients[i].n_updates,
+                                       __ATOMIC_ACQUIRE);
+
+        if (got != (uint64_t) updates) {
             fatal("client %d got %" PRIu64 " updates, expected %" PRId64
-                  " (updates merged or split)", i, clients[i].n_updates,
-                  updates);
+                  " (updates merged or split)", i, got, updates);
         }
     }
     return now() - t0;
@@ -874,7 +1007,8 @@ usage(void)
            "         [--server-log FILE] [--clients N] [--txns K] "
            "[--batch L]\n"
            "         [--warmup W] [--dps D] [--db NAME] [--timeout SECONDS]\n"
-           "         [--gate FILE] [--conditional GROUP] [--capture PREFIX]\n");
+           "         [--gate FILE] [--conditional GROUP] [--capture PREFIX]\n"
+           "         [--readers R]\n");
 }
 
 static long
@@ -911,6 +1045,7 @@ parse_options(int argc, char *argv[])
         { "warmup", required_argument, NULL, 'w' },
         { "conditional", required_argument, NULL, 'C' },
         { "capture", required_argument, NULL, 'c' },
+        { "readers", required_argument, NULL, 'R' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -939,6 +1074,9 @@ parse_options(int argc, char *argv[])
             group_size = int_arg("conditional", optarg, 1, MAX_CLIENTS);
             break;
         case 'c': capture = optarg; break;
+        case 'R':
+            n_readers = int_arg("readers", optarg, 1, MAX_READERS);
+            break;
         case 'h': usage(); exit(0);
         default: usage(); exit(1);
         }
@@ -986,6 +1124,7 @@ connect_clients(void)
         epoll_add(c->fd, i);
         client_send_monitor(c);
     }
+    readers_start();
     run_until(all_replied, NULL, "the initial contents");
     uint64_t init_total = 0;
     for (int i = 0; i < n_clients; i++) {
@@ -1022,6 +1161,10 @@ main(int argc, char *argv[])
     printf("clients %d\ntxns %d\nwarmup %d\nbatch %u\ndps %u\n", n_clients,
            n_txns, n_warmup, batch, n_dps);
     printf("group_size %d\ngroups %d\n", group_size, n_groups);
+    printf("readers %d\n", n_readers);
+    if (n_readers) {
+        readers_init();
+    }
     print_cpus("load", 0);
     print_cpus("server", server_pid);
 
@@ -1128,11 +1271,12 @@ main(int argc, char *argv[])
            1000 * percentile(lat, n_txns, 95), 1000 * lat[n_txns - 1]);
     uint64_t echoes = 0;
     for (int i = 0; i < n_clients; i++) {
-        echoes += clients[i].n_echoes;
+        echoes += __atomic_load_n(&clients[i].n_echoes, __ATOMIC_RELAXED);
     }
     printf("echoes %" PRIu64 "\n", echoes);
     print_poll_intervals(log_from);
 
+    readers_stop();
     for (int i = 0; i < n_clients; i++) {
         close(clients[i].fd);
         if (clients[i].capture && fclose(clients[i].capture)) {
