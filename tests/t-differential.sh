@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # ./build.sh differential (uptime/differential.sh) on the default base:
 # bad options are one error line; a short run of three seeds compares every
-# message with no mismatch and records its summary; a build with a planted
-# bug (a row lost from a shared update) is found.  Ends with "N passed, N
+# message with no mismatch, compacts and reloads both databases and
+# compares their rows, and records its summary; the rows comparison finds a
+# row that only one side has; a build with a planted bug (a row lost from a
+# shared update) is found.  Ends with "N passed, N
 # failed".
 set -euo pipefail
 
@@ -49,6 +51,48 @@ if [ $rc -eq 0 ] && [[ $hostile =~ ^([1-9][0-9]*)\ garbage,\ ([0-9]+)\ half.*\ (
 else
     fail "3 seeds with misbehaving clients" "exit $rc; hostile_clients=$hostile"
 fi
+
+# After each seed both sides' ovsdb-tool compacted the databases and both
+# servers loaded them again with the same rows.
+rows=$(field rows_same_after_compaction "$sum" 2>/dev/null || true)
+if [ $rc -eq 0 ] && [[ ${rows%% *} =~ ^[1-9][0-9]*$ ]]; then
+    ok "3 seeds: compacted, reloaded, the same ${rows%% *} rows on both"
+else
+    fail "3 seeds: the same rows after compaction" "rows_same_after_compaction=$rows"
+fi
+
+# The contents comparison itself: two servers whose databases differ by
+# one row are a MISMATCH; the same databases are not.
+contents_case() {
+    local d="$S/contents" bin="$BUILD/ovs-$DEFAULT_BASE" side out rc=0
+    local schema="$TOP/uptime/differential.ovsschema"
+    rm -rf "$d"
+    for side in A B; do
+        mkdir -p "$d/$side"
+        "$bin/ovsdb/ovsdb-tool" create "$d/$side/db" "$schema"
+    done
+    "$bin/ovsdb/ovsdb-tool" transact "$d/B/db" \
+        '["Differential",{"op":"insert","table":"Root","row":{"e":"red"}}]' >/dev/null
+    for side in A B; do
+        "$bin/ovsdb/ovsdb-server" --detach --no-chdir --pidfile="$d/$side/pid" \
+            --log-file="$d/$side/log" -vconsole:off --remote="punix:$d/$side/sock" \
+            --unixctl="$d/$side/ctl" "$d/$side/db"
+    done
+    out=$(/usr/bin/python3 "$TOP/uptime/differential.py" --contents \
+              --a "$d/A/sock" --b "$d/B/sock" 2>&1) || rc=$?
+    same=$(/usr/bin/python3 "$TOP/uptime/differential.py" --contents \
+               --a "$d/A/sock" --b "$d/A/sock" 2>&1) || true
+    for side in A B; do
+        kill "$(cat "$d/$side/pid")" 2>/dev/null || true
+    done
+    if [ $rc -eq 1 ] && [[ $out == "MISMATCH in the contents of table Root: 0 rows on A, 1 on B"* ]] &&
+       [ "$same" = "differential: contents: 0 rows, the same on both" ]; then
+        ok "contents: a row only one server holds is a mismatch"
+    else
+        fail "contents: a row only one server holds is a mismatch" "exit $rc: $out / $same"
+    fi
+}
+contents_case
 
 stage "t-differential: a planted bug (a row lost from a shared update)"
 rc=0

@@ -34,6 +34,7 @@ import time
 import uuid as uuidlib
 
 DB = "Differential"
+TABLES = ["Root", "Child", "Big"]
 COLORS = ["red", "green", "blue"]
 # Root's columns that a monitor may select.
 ROOT_COLUMNS = {"name", "i", "r", "b", "s", "u", "e", "small", "opt", "set_i",
@@ -941,6 +942,41 @@ class Run:
                 flush=True)
 
 
+def contents(path, name):
+    """Every row of every table of the server at PATH, less _version, as a
+    sorted list of canonical JSON texts per table."""
+    conn = Conn(path, name)
+    ops = [{"op": "select", "table": t, "where": []} for t in TABLES]
+    conn.send({"method": "transact", "id": "contents",
+               "params": [DB] + ops})
+    pump([conn], lambda: has_reply(conn, "contents"))
+    reply = [m for m in conn.inbox if m.get("id") == "contents"][0]
+    conn.close()
+    if reply.get("error") is not None:
+        raise RuntimeError("%s: select failed: %s" % (name, reply["error"]))
+    return {t: sorted(canon(strip_versions(row)) for row in r["rows"])
+            for t, r in zip(TABLES, reply["result"])}
+
+
+def compare_contents(args):
+    """--contents: the same rows on both servers (each table a set)."""
+    a, b = contents(args.a, "A"), contents(args.b, "B")
+    rows = sum(len(v) for v in a.values())
+    for t in TABLES:
+        if a[t] != b[t]:
+            only_a = sorted(set(a[t]) - set(b[t]))
+            only_b = sorted(set(b[t]) - set(a[t]))
+            print("MISMATCH in the contents of table %s: %d rows on A, %d "
+                  "on B; first only on A: %s; first only on B: %s" % (
+                      t, len(a[t]), len(b[t]),
+                      only_a[0][:300] if only_a else "-",
+                      only_b[0][:300] if only_b else "-"), flush=True)
+            return 1
+    print("differential: contents: %d rows, the same on both" % rows,
+          flush=True)
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--a", required=True, help="reference server's socket")
@@ -970,7 +1006,12 @@ def main():
                    help="print every message of a step that differs")
     p.add_argument("--keep-going", action="store_true",
                    help="count every mismatch instead of stopping")
+    p.add_argument("--contents", action="store_true",
+                   help="only compare what both servers hold: every row "
+                   "of every table, less _version")
     args = p.parse_args()
+    if args.contents:
+        sys.exit(compare_contents(args))
     global DROP_EMPTY_MODIFIES
     DROP_EMPTY_MODIFIES = args.stock_defects
     sys.exit(Run(args).run())

@@ -64,9 +64,10 @@ parse_args() {
         --clients CLIENTS uint1' "$@"
 }
 
-# start_server SIDE DIR: a fresh database and server for SIDE in DIR.  A
-# sanitizer's reports go to DIR/asan.PID; with --valgrind, side B runs
-# under memcheck, which writes DIR/valgrind.PID.
+# start_server SIDE DIR [again]: a server for SIDE in DIR, on a fresh
+# database (or, with "again", on the one DIR holds).  A sanitizer's reports
+# go to DIR/asan.PID; with --valgrind, side B runs under memcheck, which
+# writes DIR/valgrind.PID.
 start_server() {
     local side=$1 d=$2 wrap=()
     mkdir -p "$d"
@@ -74,7 +75,8 @@ start_server() {
         wrap=(valgrind --leak-check=full --errors-for-leak-kinds=definite
               --error-exitcode=99 --log-file="$d/valgrind.%p")
     fi
-    "$(side_bin "$side" ovsdb-tool)" create "$d/db" "$TOP/uptime/differential.ovsschema"
+    [ "${3:-}" = again ] ||
+        "$(side_bin "$side" ovsdb-tool)" create "$d/db" "$TOP/uptime/differential.ovsschema"
     ASAN_OPTIONS="detect_leaks=1:log_path=$d/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
     UBSAN_OPTIONS="print_stacktrace=1:log_path=$d/ubsan${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
         "${wrap[@]}" "$(side_bin "$side" ovsdb-server)" --detach --no-chdir \
@@ -134,6 +136,24 @@ cut_off_logged() {
     return $rc
 }
 
+# compacted_same DIR: each side's ovsdb-tool compacts its stopped server's
+# database, each server loads it again, and both hold the same rows.  The
+# file's bytes may differ (the order of rows is free), the data may not.
+compacted_same() {
+    local d=$1 side rc=0
+    for side in A B; do
+        "$(side_bin "$side" ovsdb-tool)" compact "$d/$side/db" || {
+            echo "differential: the $side ovsdb-tool could not compact $d/$side/db"
+            return 1
+        }
+        start_server "$side" "$d/$side" again || return 1
+    done
+    /usr/bin/python3 "$TOP/uptime/differential.py" --contents \
+        --a "$d/A/sock" --b "$d/B/sock" || rc=1
+    stop_servers "$d" || rc=1
+    return $rc
+}
+
 # run_seed SEED: one seed's run; appends its closing line to $WORK/lines.
 run_seed() {
     local seed=$1 d="$WORK/seed-$1" rc=0 flags=()
@@ -146,10 +166,13 @@ run_seed() {
         >"$d/out" 2>&1 || rc=$?
     stop_servers "$d" >>"$d/out" 2>&1 || rc=1
     cut_off_logged "$d" >>"$d/out" 2>&1 || rc=1
+    [ $rc -ne 0 ] || compacted_same "$d" >>"$d/out" 2>&1 || rc=1
     cat "$d/out" >>"$LOG"
     grep -E '^differential: [0-9]+ steps' "$d/out" | tail -n1 | sed "s/^/seed $seed: /" >>"$WORK/lines" ||
         echo "seed $seed: no closing line" >>"$WORK/lines"
     grep -E '^differential: hostile clients:' "$d/out" | tail -n1 |
+        sed "s/^differential: /seed $seed: /" >>"$WORK/lines" || true
+    grep -E '^differential: contents:' "$d/out" | tail -n1 |
         sed "s/^differential: /seed $seed: /" >>"$WORK/lines" || true
     if [ $rc -ne 0 ]; then
         grep -E -A4 '^MISMATCH|Error|differential: the' "$d/out" | head -n 12 | sed 's/^/  | /'
@@ -180,6 +203,7 @@ messages_compared=$(total 'messages compared')
 mismatches=$(total mismatches)
 stock_defects=$([ "$STOCK_DEFECTS" = 1 ] && echo yes || echo no)
 candidate_under=$([ "$VALGRIND" = 1 ] && echo valgrind || echo none)
+rows_same_after_compaction=$(total 'rows, the same') (each seed: both sides' ovsdb-tool compact, both servers reload, every row compared)
 hostile_clients=$(total garbage) garbage, $(total half) half messages, $(total stall) stalled, $(total large) large
 result=$1
 EOF
