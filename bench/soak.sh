@@ -98,7 +98,7 @@ VARIANTS=(stock patched)
 parse_options soak '
     --no-plot PLOT =0
     --cluster CLUSTER =1
-    --base BASE text
+    --base BASE base
     --duration DURATION uint1
     --clients CLIENTS uint1
     --interval INTERVAL uint1
@@ -111,7 +111,6 @@ parse_options soak '
     --return-bound RETURN_BOUND uint0
     --window WINDOW uint1
     --results-dir RESULTS_DIR text' "$@"
-is_supported_base "$BASE" || die "soak: unsupported base '$BASE' (have: $SUPPORTED_BASES)"
 [ -n "$WARMUP" ] || WARMUP=$((DURATION / 5))
 [ "$WARMUP" -lt "$DURATION" ] || die "soak: --warmup must be shorter than --duration"
 

@@ -179,10 +179,11 @@ stock_compile() {
 # they come from whose source or headers the series changes, a line
 # "MEMBER CHANGED-FILE".  Nothing printed: the code OBJ calls behaves the
 # same under both layouts of struct json.  A json_* function that OBJ
-# calls but does not define is an error.
+# calls but does not define is an error, and so is finding none of the
+# library's functions among those OBJ calls.
 stock_changed_deps() {
     local obj=$1 wt="$FZ/ovs" lib="$FZ/ovs/lib/.libs/libopenvswitch.a"
-    local changed sym member plo dep defs="$FZ/libopenvswitch.defs"
+    local changed sym member plo dep n=0 defs="$FZ/libopenvswitch.defs"
     changed=$(git -C "$BUILD/ovs-$BASE" diff --name-only "base/$BASE" \
         "ovs-json-perf/$BASE")
     # "SYMBOL MEMBER" for every function and object the library defines.
@@ -206,8 +207,10 @@ stock_changed_deps() {
                 break
             fi
         done < <(tr -s ' \\\t' '\n' <"$plo" | grep -v ':$' | sed '/^$/d' | sort -u)
+        n=$((n + 1))
         echo "stock json.c uses $member (e.g. $sym)" >>"$LOG"
     done < <(nm -u "$obj" | awk '{ print $2 }' | grep -vE '^__(asan|ubsan|sanitizer|sancov)' | sort -u)
+    [ $n -gt 0 ] || die "found none of the OVS helpers stock json.c calls in $lib"
 }
 
 # build_diff_target OUT [PLANT]: tests/fuzz/json-diff.c linked with the

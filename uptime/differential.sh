@@ -157,6 +157,13 @@ compacted_same() {
     return $rc
 }
 
+# seed_line SEED WHAT: the last line "differential: WHAT..." of the seed's
+# output, as "seed SEED: WHAT..." in $WORK/lines; fails if there is none.
+seed_line() {
+    grep -E "^differential: $2" "$WORK/seed-$1/out" | tail -n1 |
+        sed "s/^differential: /seed $1: /" >>"$WORK/lines"
+}
+
 # run_seed SEED: one seed's run; appends its closing line to $WORK/lines.
 run_seed() {
     local seed=$1 d="$WORK/seed-$1" rc=0 flags=()
@@ -171,13 +178,10 @@ run_seed() {
     cut_off_logged "$d" >>"$d/out" 2>&1 || rc=1
     [ $rc -ne 0 ] || compacted_same "$d" >>"$d/out" 2>&1 || rc=1
     cat "$d/out" >>"$LOG"
-    grep -E '^differential: [0-9]+ steps' "$d/out" | tail -n1 |
-        sed "s/^differential: /seed $seed: /" >>"$WORK/lines" ||
+    seed_line "$seed" '[0-9]+ steps' ||
         echo "seed $seed: no closing line" >>"$WORK/lines"
-    grep -E '^differential: hostile clients:' "$d/out" | tail -n1 |
-        sed "s/^differential: /seed $seed: /" >>"$WORK/lines" || true
-    grep -E '^differential: contents:' "$d/out" | tail -n1 |
-        sed "s/^differential: /seed $seed: /" >>"$WORK/lines" || true
+    seed_line "$seed" 'hostile clients:' || true
+    seed_line "$seed" 'contents:' || true
     if [ $rc -ne 0 ]; then
         grep -E -A4 '^MISMATCH|Error|differential: the' "$d/out" | head -n 12 | sed 's/^/  | /'
     fi

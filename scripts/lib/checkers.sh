@@ -153,8 +153,7 @@ check_run_suite() {
     local tests first skipped flaky=0 again=0 c="$LOGS/run.counts"
     out="$LOGS/$prefix.out"
     rm -rf "$dir/tests/testsuite.dir" "$dir/tests/testsuite.log"
-    rm -f "$c" "$LOGS/failed-tests.txt"
-    touch "$LOGS/failed-tests.txt"
+    : >"$LOGS/failed-tests.txt"
     stage "check: make $target TESTSUITEFLAGS='$flags' in $dir (long; output in $out)"
     # shellcheck disable=SC2086
     (cd "$dir" && make "$target" TESTSUITEFLAGS="$flags") >"$out" 2>&1 || true
@@ -278,7 +277,6 @@ check_sanitize() {
     ASAN_OPTIONS=$SAN_ASAN_OPTIONS check_run_suite "$WORK" check \
         "-d -j$(nproc) $sel" suite san_collect
     findings=$(awk '{ n += $(NF - 1) } END { print n + 0 }' "$LOGS/findings.txt")
-    rm -f "$LOGS/stock.counts"
     [ "$(run_count tests_failed)" -eq 0 ] || san_stock "$cc"
     local result
     result=$(san_result "$findings")
@@ -465,7 +463,6 @@ check_valgrind() {
         touched=$(awk -F'\t' -v fl="$files" 'BEGIN { n = split(fl, a, "\n"); for (i = 1; i <= n; i++) { b = a[i]; sub(/.*\//, "", b); s[b] = 1 } }
             { m = split($6, g, " "); for (i = 1; i <= m; i++) if (g[i] in s) { c++; break } } END { print c + 0 }' "$LOGS/leaks.txt")
     fi
-    rm -f "$LOGS/stock.counts"
     if [ "$errors" -gt 0 ] || [ "$leaks" -gt 0 ] || [ "$(run_count tests_failed)" -gt 0 ]; then
         vg_stock
     fi
