@@ -2,8 +2,6 @@
 # ./build.sh bisect [--base B]: build every patch of the series in turn,
 # run -k json at each, and record the result in bench/results/.
 set -euo pipefail
-# shellcheck source=lib/verb.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/verb.sh"
 # shellcheck source=lib/bisect.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/bisect.sh"
 

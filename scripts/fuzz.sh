@@ -282,12 +282,15 @@ build_lib_json_target() {
     cp "$f"/gen/*.json "$f/corpus/"
 }
 
-# run_fuzzer NAME BINARY DIR MAX_LEN CORPUS...: run for SECONDS_WANTED in
-# DIR (its artifacts land there), output in DIR/NAME.log and the main log.
-# Sets EXECS, RAN_SECONDS, CRASHES; returns the fuzzer's exit status.
+# run_fuzzer TARGET NAME BINARY DIR MAX_LEN CORPUS...: run for
+# SECONDS_WANTED in DIR (its artifacts land there), output in DIR/NAME.log
+# and the main log.  TARGET's executions, seconds and crashes go to the
+# run's counts file, COUNTS, as the summary's TARGET_executions=N lines;
+# returns the fuzzer's exit status.
 run_fuzzer() {
-    local name=$1 bin=$2 dir=$3 max_len=$4 rc=0 t0 out
-    shift 4
+    local key=${1//-/_} name=$2 bin=$3 dir=$4 max_len=$5 rc=0 t0 out
+    local execs secs crashes
+    shift 5
     out="$dir/$name.log"
     rm -f "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-*
     stage "fuzz: $name for ${SECONDS_WANTED}s (output in $out)"
@@ -295,19 +298,21 @@ run_fuzzer() {
     (cd "$dir" && ASAN_OPTIONS=detect_leaks=1 "$bin" \
         -max_total_time="$SECONDS_WANTED" -max_len="$max_len" -timeout=20 \
         -print_final_stats=1 -artifact_prefix="$dir/" "$@") >"$out" 2>&1 || rc=$?
-    RAN_SECONDS=$(($(date +%s) - t0))
+    secs=$(($(date +%s) - t0))
     cat "$out" >>"$LOG"
-    EXECS=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -n 1)
-    if [ -z "$EXECS" ]; then
-        EXECS=$(grep -oE '^#[0-9]+' "$out" | tail -n 1 | tr -d '#')
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -n 1)
+    if [ -z "$execs" ]; then
+        execs=$(grep -oE '^#[0-9]+' "$out" | tail -n 1 | tr -d '#')
     fi
-    EXECS=${EXECS:-0}
-    CRASHES=$(find "$dir" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' \
+    crashes=$(find "$dir" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' \
         -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-    if [ $rc -ne 0 ] && [ "$CRASHES" -eq 0 ]; then
-        CRASHES=1
+    if [ $rc -ne 0 ] && [ "$crashes" -eq 0 ]; then
+        crashes=1
     fi
-    stage "fuzz: $name: $EXECS executions in ${RAN_SECONDS}s, $CRASHES crashes (exit $rc)"
+    counts_set "$COUNTS" "${key}_executions" "${execs:-0}"
+    counts_set "$COUNTS" "${key}_seconds" "$secs"
+    counts_set "$COUNTS" "${key}_crashes" "$crashes"
+    stage "fuzz: $name: ${execs:-0} executions in ${secs}s, $crashes crashes (exit $rc)"
     if [ $rc -ne 0 ]; then
         grep -E 'MISMATCH|ERROR: |SUMMARY: |runtime error' "$out" | head -n 5 >&2 || true
         ls "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-* 2>/dev/null >&2 || true
@@ -321,12 +326,12 @@ fuzz_target() {
     lib-json)
         build_lib_json_target
         dir="$BUILD/lib-json/fuzz"
-        run_fuzzer lib-json "$dir/fuzz-json" "$dir" 65536 corpus ;;
+        run_fuzzer "$t" lib-json "$dir/fuzz-json" "$dir" 65536 corpus ;;
     ovs-json)
         build_ovs_target
         dir="$FZ/run-ovs-json"
         mkdir -p "$dir/corpus"
-        run_fuzzer ovs-json "$FZ/ovs/tests/oss-fuzz/json_parser_target" "$dir" \
+        run_fuzzer "$t" ovs-json "$FZ/ovs/tests/oss-fuzz/json_parser_target" "$dir" \
             "$FUZZ_MAX_LEN" "$dir/corpus" "$BUILD/fuzz/seeds" ;;
     diff)
         build_ovs_target
@@ -337,14 +342,14 @@ fuzz_target() {
             rm -rf "$dir"
             mkdir -p "$dir/corpus"
             printf '["a short string"]\0' >"$dir/corpus/one"
-            run_fuzzer diff-planted "$FZ/json-diff-planted" "$dir" \
+            run_fuzzer "$t" diff-planted "$FZ/json-diff-planted" "$dir" \
                 "$FUZZ_MAX_LEN" "$dir/corpus"
         else
             stage "fuzz: building the diff target (stock against patched json.c)"
             build_diff_target "$FZ/json-diff"
             dir="$FZ/run-diff"
             mkdir -p "$dir/corpus"
-            run_fuzzer diff "$FZ/json-diff" "$dir" "$FUZZ_MAX_LEN" \
+            run_fuzzer "$t" diff "$FZ/json-diff" "$dir" "$FUZZ_MAX_LEN" \
                 "$dir/corpus" "$BUILD/fuzz/seeds"
         fi ;;
     esac
@@ -361,16 +366,13 @@ write_summary() {
         echo "kind=fuzz"
         echo "base=$BASE"
         echo "date=$now"
-        if [ "$TARGETS_RUN" != lib-json ]; then
+        if [ "$TARGETS" != lib-json ]; then
             # The patched tree (series_fields).
             series_fields "$BUILD/ovs-$BASE" "$BASE" "ovs-json-perf/$BASE"
         fi
-        echo "targets=$TARGETS_RUN"
-        for t in $TARGETS_RUN; do
-            key=${t//-/_}
-            echo "${key}_executions=${R_EXECS[$t]}"
-            echo "${key}_seconds=${R_SECONDS[$t]}"
-            echo "${key}_crashes=${R_CRASHES[$t]}"
+        echo "targets=$TARGETS"
+        for t in $TARGETS; do
+            grep "^${t//-/_}_" "$COUNTS"
         done
     } >"$out"
     stage "fuzz: results in $out"
@@ -381,25 +383,24 @@ write_summary() {
 # fuzz-B-longest.summary when this run was longer.
 update_longest() {
     local now=$1 file=$2 longest="$RESULTS/fuzz-$BASE-longest.summary" t key old
-    local changed=0 tmp
+    local changed=0 tmp secs
     tmp=$(mktemp "$RESULTS/.fuzz-longest.XXXXXX")
     if [ -f "$longest" ]; then
         grep -vE '^(kind|base|date)=' "$longest" >"$tmp" || true
     fi
-    for t in $TARGETS_RUN; do
+    for t in $TARGETS; do
         key=${t//-/_}
         old=$(sed -n "s/^${key}_seconds=//p" "$tmp")
-        if [ -z "$old" ] || [ "${R_SECONDS[$t]}" -gt "$old" ]; then
+        secs=$(counts_get "$COUNTS" "${key}_seconds")
+        if [ -z "$old" ] || [ "$secs" -gt "$old" ]; then
             sed -i "/^${key}_/d" "$tmp"
             {
-                echo "${key}_seconds=${R_SECONDS[$t]}"
-                echo "${key}_executions=${R_EXECS[$t]}"
-                echo "${key}_crashes=${R_CRASHES[$t]}"
+                grep "^${key}_" "$COUNTS"
                 echo "${key}_date=$now"
                 echo "${key}_file=$file"
             } >>"$tmp"
             changed=1
-            stage "fuzz: longest $t run so far: ${R_SECONDS[$t]}s, ${R_EXECS[$t]} executions"
+            stage "fuzz: longest $t run so far: ${secs}s, $(counts_get "$COUNTS" "${key}_executions") executions"
         fi
     done
     if [ $changed -eq 1 ]; then
@@ -424,21 +425,19 @@ main() {
         mkdir -p "$FZ"
         build_seeds ;;
     esac
-    declare -gA R_EXECS=() R_SECONDS=() R_CRASHES=()
-    TARGETS_RUN=
+    # This run's figures, one counts file (run_fuzzer writes it), empty at
+    # the start: a caller's LOG may be shared by several runs.
+    COUNTS="${LOG%.log}.fuzz-counts"
+    : >"$COUNTS"
     local t failed=()
     for t in $TARGETS; do
         if fuzz_target "$t"; then :; else failed+=("$t"); fi
-        R_EXECS[$t]=$EXECS
-        R_SECONDS[$t]=$RAN_SECONDS
-        R_CRASHES[$t]=$CRASHES
-        TARGETS_RUN="${TARGETS_RUN:+$TARGETS_RUN }$t"
     done
     [ "$RECORD" -eq 0 ] || write_summary
     if [ ${#failed[@]} -gt 0 ]; then
         die "fuzz: ${failed[*]} failed; reproducers and output in the run directories above (log $LOG)"
     fi
-    stage "fuzz: no failures ($TARGETS_RUN, ${SECONDS_WANTED}s each)"
+    stage "fuzz: no failures ($TARGETS, ${SECONDS_WANTED}s each)"
 }
 
 main "$@"

@@ -2,8 +2,6 @@
 # ./build.sh regress [--base B]: the full make check on stock and patched
 # B, compared test by test; results in bench/results/.
 set -euo pipefail
-# shellcheck source=lib/verb.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib/verb.sh"
 # shellcheck source=lib/regress.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/regress.sh"
 

@@ -1,13 +1,12 @@
 # Build every commit of a base's series in turn and run -k json at each:
 # the series bisects.  Used by tests/run.sh (3.5.0, in CI) and by
 # ./build.sh bisect (any base; writes a result file for ./build.sh report).
-# Functions only: sourcing it runs nothing; it loads what it needs.
+# Functions only: sourcing it runs nothing; it loads what it needs, and
+# with verb.sh all that scripts/bisect.sh uses.
 [ -z "${_ojp_lib_bisect:-}" ] || return 0
 _ojp_lib_bisect=1
-# shellcheck source=tree.sh
-. "$(dirname "${BASH_SOURCE[0]}")/tree.sh"
-# shellcheck source=build.sh
-. "$(dirname "${BASH_SOURCE[0]}")/build.sh"
+# shellcheck source=verb.sh
+. "$(dirname "${BASH_SOURCE[0]}")/verb.sh"
 
 # series_count_upto BASE DIR: the number of patches in patches/BASE/series
 # up to and including those of the series DIR, or nothing if DIR is not one.

@@ -103,19 +103,7 @@ check_snapshot() {
 # A checker's counts are files of KEY=VALUE lines in LOGS: run.counts (the
 # suite run, check_run_suite) and stock.counts (the comparison with stock).
 
-# counts_set FILE KEY VALUE: KEY=VALUE in FILE, in place of KEY's line.
-counts_set() {
-    touch "$1"
-    sed -i "/^$2=/d" "$1"
-    echo "$2=$3" >>"$1"
-}
-
-# counts_get FILE KEY: KEY's value in FILE; 0 if it has none.
-counts_get() {
-    local v
-    v=$(sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -n1)
-    echo "${v:-0}"
-}
+# counts_set and counts_get (common.sh) write and read them.
 
 # run_count KEY, stock_count KEY: a count of the suite run, of the
 # comparison with stock.

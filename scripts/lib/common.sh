@@ -118,6 +118,22 @@ check_no_spaced_words() {
     done
 }
 
+# A counts file holds a run's results as KEY=VALUE lines.
+
+# counts_set FILE KEY VALUE: KEY=VALUE in FILE, in place of KEY's line.
+counts_set() {
+    touch "$1"
+    sed -i "/^$2=/d" "$1"
+    echo "$2=$3" >>"$1"
+}
+
+# counts_get FILE KEY: KEY's value in FILE; 0 if it has none.
+counts_get() {
+    local v
+    v=$(sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -n1)
+    echo "${v:-0}"
+}
+
 # need_value OPT VALUE: VALUE is given and is not an option; else one
 # error line, "OPT needs a value" (OPT may name its command: "chaos: --seed").
 need_value() {

@@ -1,12 +1,11 @@
 # ./build.sh regress: the full suite on stock and patched trees, compared
 # test by test, with reruns of what failed.
-# Functions only: sourcing it runs nothing; it loads what it needs.
+# Functions only: sourcing it runs nothing; it loads what it needs, and
+# with verb.sh all that scripts/regress.sh uses.
 [ -z "${_ojp_lib_regress:-}" ] || return 0
 _ojp_lib_regress=1
-# shellcheck source=tree.sh
-. "$(dirname "${BASH_SOURCE[0]}")/tree.sh"
-# shellcheck source=build.sh
-. "$(dirname "${BASH_SOURCE[0]}")/build.sh"
+# shellcheck source=verb.sh
+. "$(dirname "${BASH_SOURCE[0]}")/verb.sh"
 # shellcheck source=suite.sh
 . "$(dirname "${BASH_SOURCE[0]}")/suite.sh"
 
