@@ -51,6 +51,11 @@ usage: ./build.sh [VERB] [OPTIONS]
                              members under kills, restarts that switch
                              builds, compactions and joins; no committed
                              transaction may be lost (./build.sh chaos --help)
+  hostile [--base B] [--max-cases N] [--long] [OPTIONS]
+                             damaged database files, standalone and
+                             clustered, read by stock B with its fixes
+                             series and by patched B; every outcome
+                             compared (./build.sh hostile --help)
   ovn --ovn-src DIR [--base B] [--at FILE] [-k KEYWORD]... [--record]
                              OVN's own tests (ovn-northd.at) on stock and
                              patched B, compared test by test
@@ -82,7 +87,7 @@ main() {
         exec "$TOP/scripts/$verb.sh" "$@" ;;
     bench) shift; bench "$@" ;;
     soak) shift; exec "$TOP/bench/soak.sh" "$@" ;;
-    differential|chaos|ovn) shift; exec "$TOP/uptime/$verb.sh" "$@" ;;
+    differential|chaos|hostile|ovn) shift; exec "$TOP/uptime/$verb.sh" "$@" ;;
     test) shift; exec "$TOP/tests/run.sh" "$@" ;;
     ''|--*) exec "$TOP/scripts/main.sh" "$@" ;;
     *) usage >&2; die "unknown verb '$1'" ;;

@@ -24,7 +24,7 @@ report() {
             newest[$b/$k]=$f
         fi
     done
-    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential chaos soak ovn"
+    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos soak ovn"
     for base in $SUPPORTED_BASES; do
         echo "== OVS $base =="
         printf '%-38s %-18s %-20s %s\n' figure value date file
@@ -97,6 +97,11 @@ report_rows() {
         echo "differential: transactions, mismatches|$(cat $runs | sed -n 's/^transactions=//p' | awk '{ n += $1 } END { print n }'), $(cat $runs | sed -n 's/^mismatches=//p' | awk '{ n += $1 } END { print n }') ($(echo $runs | wc -w) runs on tree $(val candidate_tree | cut -c1-12))"
         # shellcheck disable=SC2086
         echo "differential: result|$(cat $runs | sed -n 's/^result=//p' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+        ;;
+    hostile)
+        echo "hostile: cases, differences|$(val standalone_cases) standalone + $(val clustered_cases) clustered, $(val differences) ($(val damage) damage, seed $(val seed))"
+        echo "hostile: crashes (reference, candidate)|$(val crashes)"
+        echo "hostile: result|$(val result)"
         ;;
     ovn)
         echo "OVN $(val ovn_src) $(val selection): tests run (stock / patched)|$(val stock_tests) / $(val patched_tests)"

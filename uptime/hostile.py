@@ -1,0 +1,852 @@
+#!/usr/bin/python3
+# Copyright (c) 2026 The ovs-json-perf authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at:
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Damaged database files, read by two builds of OVSDB side by side.
+
+One build (A, the reference) writes a database, standalone or clustered,
+with a fixed series of transactions.  Every case damages that file one way:
+it is cut at or inside a record, a record's JSON is changed under a correct
+header (bytes flipped, NUL and control bytes, a forged or repeated _uuid,
+deep nesting, huge strings, numbers out of range, rows of the wrong shape,
+semantic errors followed by more records, entries and snapshots that are
+not what raft wrote), or records are repeated, dropped or swapped.
+
+Each side then reads its own copy the ways a user would: ovsdb-tool
+(query, or show-log and cluster-to-standalone for a clustered file), and
+ovsdb-server: load, select every row, write one row, restart, compact,
+restart.  Every step's outcome is compared: how it ended (ok, an error, a
+crash by signal, a hang), the rows as JSON values (members in any order,
+row UUIDs the file does not hold written as "new"), and the error message
+with UUIDs and numbers masked.  A case differs if any step does.
+
+The series documents differences that are not defects (DOCUMENTED): a
+case that differs only by one of them is counted apart.
+
+Prints one line a case ("same", "same but for a documented difference" or
+"DIFF") and a closing line:
+  hostile: N KIND cases, N steps compared, N differences, N documented
+  differences, N crashes (A N, B N)
+and exits 1 if any case differs.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+TIMEOUT = 10            # seconds a program may take before it hangs
+SCHEMA_NAME = "Hostile"
+HEADER_RE = re.compile(rb"(OVSDB JSON|OVSDB CLUSTER) (\d+) ([0-9a-f]{40})\n")
+UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}"
+                     r"-[0-9a-f]{12}")
+
+
+# ---------------------------------------------------------------------------
+# Records of a database file.
+
+class Record:
+    """One record of a database file."""
+
+    def __init__(self, magic, body):
+        self.magic = magic      # b"OVSDB JSON" or b"OVSDB CLUSTER"
+        self.body = body        # the bytes the header counts, newline too
+
+    def json(self):
+        return json.loads(self.body)
+
+    def with_json(self, value):
+        return Record(self.magic, (json.dumps(value) + "\n").encode())
+
+    def with_text(self, text):
+        return Record(self.magic, text.encode() + b"\n")
+
+    def bytes(self):
+        sha1 = hashlib.sha1(self.body).hexdigest().encode()
+        return b"%s %d %s\n" % (self.magic, len(self.body), sha1) + self.body
+
+
+def split_records(data):
+    """The well-formed records of DATA, with each record's start offset."""
+    records, starts, pos = [], [], 0
+    while pos < len(data):
+        m = HEADER_RE.match(data, pos)
+        if not m:
+            break
+        end = m.end() + int(m.group(2))
+        records.append(Record(m.group(1), data[m.end():end]))
+        starts.append(pos)
+        pos = end
+    return records, starts
+
+
+def join(records):
+    return b"".join(r.bytes() for r in records)
+
+
+# ---------------------------------------------------------------------------
+# The transactions that make the database, and the damage done to it.
+
+def transactions(big):
+    """The transactions that make the file: strong and weak references,
+    strings on both sides of 23 bytes, sets and maps, an update, a
+    mutation, a delete, and with BIG a row holding a BIG-byte string."""
+    def t(*ops):
+        return [SCHEMA_NAME] + list(ops)
+    txns = [t({"op": "insert", "table": "U", "uuid-name": "u1",
+               "row": {"label": "u1", "e": "a"}},
+              {"op": "insert", "table": "U", "uuid-name": "u2",
+               "row": {"label": "u2"}},
+              {"op": "insert", "table": "T",
+               "row": {"name": "one", "n": 1,
+                       "ref": ["named-uuid", "u1"],
+                       "weak": ["named-uuid", "u2"]}},
+              {"op": "insert", "table": "T",
+               "row": {"name": "zero", "ref": ["named-uuid", "u2"]}})]
+    for i, name in enumerate(["two", "three", "four", "five", "six"], 2):
+        txns.append(t({"op": "insert", "table": "T", "row": {
+            "name": name, "n": i * 1000003, "x": i / 3.0,
+            "flag": i % 2 == 0,
+            "s": ["set", ["s" * k for k in range(1, 3 * i)] + ["x" * 22,
+                                                              "y" * 23,
+                                                              "z" * 24]],
+            "m": ["map", [["k%d" % k, -k] for k in range(i)]]}}))
+    txns.append(t({"op": "update", "table": "T",
+                   "where": [["name", "==", "one"]],
+                   "row": {"n": -5, "s": ["set", ["a" * 23, "b" * 40]]}}))
+    txns.append(t({"op": "mutate", "table": "T",
+                   "where": [["name", "==", "two"]],
+                   "mutations": [["m", "insert", ["map", [["new", 7]]]],
+                                 ["n", "*=", -3]]}))
+    txns.append(t({"op": "delete", "table": "T",
+                   "where": [["name", "==", "three"]]}))
+    if big:
+        txns.append(t({"op": "insert", "table": "T",
+                       "row": {"name": "big", "s": ["set", ["b" * big]]}}))
+    return txns
+
+
+def data_of(rec):
+    """The table changes a record holds, or None: a standalone record is
+    one; a raft entry holds them as the second element of "data"."""
+    try:
+        v = rec.json()
+    except ValueError:
+        return None
+    if isinstance(v, dict) and "data" in v:
+        d = v["data"]
+        if isinstance(d, list) and len(d) == 2 and isinstance(d[1], dict):
+            return d[1]
+        return None
+    return v if isinstance(v, dict) and "tables" not in v else None
+
+
+def put_data(rec, data):
+    """REC with its table changes replaced by DATA."""
+    v = rec.json()
+    if isinstance(v, dict) and "data" in v:
+        v["data"][1] = data
+        return rec.with_json(v)
+    return rec.with_json(data)
+
+
+def rows_of(data):
+    """(table, uuid, row) for every row change of DATA."""
+    out = []
+    for table, rows in sorted(data.items()):
+        if table.startswith("_") or not isinstance(rows, dict):
+            continue
+        for uuid, row in rows.items():
+            out.append((table, uuid, row))
+    return out
+
+
+def replace_member(text, old, new):
+    """TEXT with its first occurrence of OLD replaced by NEW."""
+    i = text.index(old)
+    return text[:i] + new + text[i + len(old):]
+
+
+def damage(records, rng, clustered, long_run):
+    """Every case: (name, file bytes)."""
+    cases = []
+    n = len(records)
+    whole = join(records)
+    offsets = []
+    pos = 0
+    for r in records:
+        offsets.append(pos)
+        pos += len(r.bytes())
+
+    # Cut at and inside every record.
+    for i in range(1, n):
+        head = len(records[i].bytes()) - len(records[i].body)
+        cases.append(("cut-before-%d" % i, whole[:offsets[i]]))
+        cases.append(("cut-in-header-%d" % i, whole[:offsets[i] + head // 2]))
+        cases.append(("cut-after-header-%d" % i, whole[:offsets[i] + head]))
+        cases.append(("cut-in-body-%d" % i,
+                      whole[:offsets[i] + head + len(records[i].body) // 2]))
+        cases.append(("cut-before-newline-%d" % i,
+                      whole[:offsets[i + 1] - 1] if i + 1 < n
+                      else whole[:-1]))
+    cases.append(("trailing-garbage", whole + b"garbage\n"))
+    cases.append(("trailing-header", whole + records[-1].bytes()[:40]))
+    cases.append(("wrong-length", whole[:offsets[-1]] + records[-1].bytes()
+                  .replace(b" %d " % len(records[-1].body),
+                           b" %d " % (len(records[-1].body) + 1), 1)))
+    cases.append(("wrong-sha1", whole[:offsets[-1]] + re.sub(
+        rb"[0-9a-f]{40}", b"0" * 40, records[-1].bytes(), count=1)))
+
+    def with_record(name, i, rec):
+        if rec is not None:
+            cases.append((name, join(records[:i] + [rec] + records[i + 1:])))
+
+    def text_edit(name, i, fn):
+        try:
+            text = fn(records[i].body.decode().rstrip("\n"))
+        except (ValueError, IndexError):
+            return
+        if text is not None:
+            with_record(name, i, records[i].with_text(text))
+
+    # Change one record's JSON under a correct header.
+    for i in range(0 if clustered else 1, n):
+        body = records[i].body.rstrip(b"\n")
+        for k in range(3 if long_run else 1):
+            p = rng.randrange(len(body))
+            b = body[:p] + bytes([rng.choice(b'"{}[],:0-e.\\ a\x00\x01\xff')]) \
+                + body[p + 1:]
+            with_record("flip-%d-%d" % (i, p), i,
+                        Record(records[i].magic, b + b"\n"))
+        m = re.search(rb"[0-9](?=[^0-9])", body)
+        if m:
+            p = m.end()
+            with_record("nul-after-digit-%d" % i, i, Record(
+                records[i].magic, body[:p] + b"\x00 23" + body[p:] + b"\n"))
+        m = re.search(rb'"[a-z]', body)
+        if m:
+            p = m.start() + 1
+            for tag, byte in (("nul", b"\x00"), ("control", b"\x01"),
+                              ("bad-utf8", b"\xff\xfe")):
+                with_record("%s-in-string-%d" % (tag, i), i, Record(
+                    records[i].magic, body[:p] + byte + body[p:] + b"\n"))
+
+    # Change the rows of one record.
+    all_rows = []
+    for i in range(1, n):
+        data = data_of(records[i])
+        if data is None:
+            continue
+        rows = rows_of(data)
+        if not rows:
+            continue
+        earlier = [u for _, u, _ in all_rows]
+        table, uuid, row = rows[0]
+        if isinstance(row, dict):
+            d = json.loads(json.dumps(data))
+            d[table][uuid]["bogus"] = 1
+            with_record("unknown-column-%d" % i, i, put_data(records[i], d))
+            d = json.loads(json.dumps(data))
+            d[table][uuid]["name" if table == "T" else "label"] = 5
+            with_record("wrong-type-%d" % i, i, put_data(records[i], d))
+            for tag, value in (("int-overflow", "9223372036854775808"),
+                               ("huge-exponent", "1e400"),
+                               ("real-for-int", "1.5"),
+                               ("negative-zero", "-0")):
+                if table == "T":
+                    text_edit("%s-%d" % (tag, i), i, lambda t, v=value:
+                              replace_member(t, '"%s":{' % uuid,
+                                             '"%s":{"n":%s,' % (uuid, v)))
+            depth = 100000 if long_run else 20000
+            text_edit("deep-nesting-%d" % i, i, lambda t, d=depth:
+                      replace_member(t, '"%s":{' % uuid, '"%s":{"s":%s%s,' % (
+                          uuid, "[" * d, "]" * d)))
+            huge = (100 << 20) if long_run else (8 << 20)
+            text_edit("huge-string-%d" % i, i, lambda t, h=huge:
+                      replace_member(t, '"%s":{' % uuid, '"%s":{"s":"%s",' % (
+                          uuid, "h" * h)))
+            if earlier:
+                # A row that sets its _uuid to an earlier row's.
+                d = json.loads(json.dumps(data))
+                d[table][uuid]["_uuid"] = ["uuid", earlier[0]]
+                with_record("forged-uuid-member-%d" % i, i,
+                            put_data(records[i], d))
+                # A row change keyed by an earlier row's UUID.
+                d = json.loads(json.dumps(data))
+                d[table][earlier[-1]] = d[table].pop(uuid)
+                with_record("forged-uuid-key-%d" % i, i,
+                            put_data(records[i], d))
+            # The same row twice in one record (a repeated JSON member).
+            text_edit("repeated-row-%d" % i, i, lambda t:
+                      replace_member(t, '"%s":{' % uuid, '"%s":{"n":77},"%s":{'
+                                     % (uuid, uuid)))
+        # Rows of the wrong shape.
+        d = json.loads(json.dumps(data))
+        d[table][uuid] = [1, 2]
+        with_record("row-is-array-%d" % i, i, put_data(records[i], d))
+        d = json.loads(json.dumps(data))
+        d[table] = "rows"
+        with_record("table-is-string-%d" % i, i, put_data(records[i], d))
+        d = json.loads(json.dumps(data))
+        d["NoSuchTable"] = {uuid: {}}
+        with_record("unknown-table-%d" % i, i, put_data(records[i], d))
+        d = json.loads(json.dumps(data))
+        d[table]["not-a-uuid"] = {}
+        with_record("bad-uuid-%d" % i, i, put_data(records[i], d))
+        d = json.loads(json.dumps(data))
+        d[table][str(_uuid(rng))] = None
+        with_record("delete-unknown-row-%d" % i, i, put_data(records[i], d))
+        d = json.loads(json.dumps(data))
+        d[table][str(_uuid(rng))] = {"n": 3} if table == "T" else {}
+        with_record("modify-unknown-row-%d" % i, i, put_data(records[i], d))
+        if earlier:
+            d = json.loads(json.dumps(data))
+            for u in earlier:
+                for t in ("T", "U"):
+                    d.setdefault(t, {})
+                d["U" if any(u == x[1] and x[0] == "U" for x in all_rows)
+                  else "T"][u] = None
+            with_record("delete-referenced-%d" % i, i,
+                        put_data(records[i], d))
+        all_rows += rows
+
+    # Whole records: repeated, dropped, swapped; a semantic error followed
+    # by more records, and a later record that deletes its row.
+    for i in range(1, n):
+        cases.append(("repeat-%d" % i, join(records[:i + 1] + records[i:])))
+        cases.append(("drop-%d" % i, join(records[:i] + records[i + 1:])))
+        if i + 1 < n:
+            cases.append(("swap-%d" % i, join(records[:i] + [records[i + 1],
+                                                             records[i]]
+                                              + records[i + 2:])))
+    for i in range(1, n - 2):
+        data = data_of(records[i])
+        if not data:
+            continue
+        rows = [r for r in rows_of(data) if isinstance(r[2], dict)]
+        if not rows:
+            continue
+        table, uuid, _ = rows[0]
+        d = json.loads(json.dumps(data))
+        d[table][uuid]["bogus"] = 1
+        later = data_of(records[i + 2])
+        if later is None:
+            continue
+        later = json.loads(json.dumps(later))
+        later.setdefault(table, {})[uuid] = None
+        cases.append(("bad-then-delete-%d" % i, join(
+            records[:i] + [put_data(records[i], d), records[i + 1],
+                           put_data(records[i + 2], later)]
+            + records[i + 3:])))
+
+    if clustered:
+        cases += raft_damage(records)
+    else:
+        for tag, text in (("empty-object", "{}"), ("array", "[]"),
+                          ("null", "null"), ("string", '"x"'),
+                          ("date-string", '{"_date":"x"}'),
+                          ("comment-number", '{"_comment":5}'),
+                          ("is-diff-string", '{"_is_diff":"yes"}')):
+            cases.append(("record-%s" % tag,
+                          whole + Record(b"OVSDB JSON",
+                                         text.encode() + b"\n").bytes()))
+    return cases
+
+
+def raft_damage(records):
+    """The cases only a clustered file has: its header's snapshot and its
+    entries changed the ways raft never writes them."""
+    cases = []
+
+    def with_record(name, i, value):
+        r = records[i].with_json(value)
+        cases.append((name, join(records[:i] + [r] + records[i + 1:])))
+
+    header = records[0].json()
+    if "prev_data" in header:
+        for tag, value in (("null", None), ("string", "x"), ("object", {}),
+                           ("one-element", [header["prev_data"][0]]),
+                           ("three-elements", header["prev_data"] + [None]),
+                           ("no-schema", [None, header["prev_data"][1]])):
+            h = json.loads(json.dumps(header))
+            h["prev_data"] = value
+            with_record("snapshot-%s" % tag, 0, h)
+        h = json.loads(json.dumps(header))
+        if isinstance(h["prev_data"][0], dict):
+            h["prev_data"][0]["name"] = "Other"
+            with_record("snapshot-wrong-name", 0, h)
+    entries = [i for i in range(1, len(records))
+               if isinstance(records[i].json(), dict)
+               and "data" in records[i].json()]
+    for i in entries[:1] + entries[-1:]:
+        e = records[i].json()
+        for tag, value in (("null-null", [None, None]), ("string", "x"),
+                           ("object", {}), ("one-element", [None]),
+                           ("unknown-column", None)):
+            f = json.loads(json.dumps(e))
+            if tag == "unknown-column":
+                d = data_of(records[i])
+                rows = [r for r in rows_of(d or {})
+                        if isinstance(r[2], dict)]
+                if not rows:
+                    continue
+                d[rows[0][0]][rows[0][1]]["bogus"] = 1
+                f["data"][1] = d
+            else:
+                f["data"] = value
+            with_record("entry-%s-%d" % (tag, i), i, f)
+    return cases
+
+
+def _uuid(rng):
+    import uuid
+    return uuid.UUID(int=rng.getrandbits(128), version=4)
+
+
+# ---------------------------------------------------------------------------
+# Running one side.
+
+class Side:
+    """One build: its programs and a working directory per case."""
+
+    def __init__(self, name, bindir):
+        self.name = name
+        self.bindir = bindir
+
+    def bin(self, program):
+        for sub in ("ovsdb", "utilities", ""):
+            p = os.path.join(self.bindir, sub, program)
+            if os.access(p, os.X_OK):
+                return p
+        raise SystemExit("hostile: no %s in %s" % (program, self.bindir))
+
+
+def run(cmd, cwd, timeout=TIMEOUT):
+    """(outcome, stdout, stderr) of CMD: outcome is "ok", "error" (a
+    nonzero exit), "crash SIGNAME" or "hang"."""
+    try:
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return "hang", e.stdout or b"", e.stderr or b""
+    if p.returncode < 0:
+        return "crash " + signal.Signals(-p.returncode).name, p.stdout, \
+            p.stderr
+    return ("ok" if p.returncode == 0 else "error"), p.stdout, p.stderr
+
+
+def mask(text):
+    """An error message with what may differ between equal builds masked:
+    UUIDs, numbers, paths."""
+    text = text.decode(errors="replace") if isinstance(text, bytes) else text
+    text = UUID_RE.sub("<uuid>", text)
+    text = re.sub(r"/[^\s:\"']+", "<path>", text)
+    text = re.sub(r"\d+", "<n>", text)
+    return text.strip()
+
+
+# The differences from the reference that the series documents as not
+# defects: (name, function that rewrites a step's outcome so that the
+# difference goes away).  A case that differs only by these is counted
+# apart, not as a difference.
+ROW_PAIR_RE = re.compile(r"First row, with UUID <uuid>, (.*?)\.  "
+                         r"Second row, with UUID <uuid>, (.*?)\.")
+
+
+def rows_in_any_order(text):
+    """An index violation names its two rows in the order the check met
+    them, which is the order the rows were loaded in."""
+    def both(m):
+        return "Rows: %s" % " / ".join(sorted(m.groups()))
+    return ROW_PAIR_RE.sub(both, text)
+
+
+DOCUMENTED = [("an error names the rows of a violation in another order",
+               rows_in_any_order)]
+
+
+def documented(steps):
+    """STEPS with every documented difference rewritten away."""
+    def fix(v):
+        if isinstance(v, str):
+            for _, fn in DOCUMENTED:
+                v = fn(v)
+            return v
+        if isinstance(v, list):
+            return [fix(x) for x in v]
+        if isinstance(v, dict):
+            return {k: fix(x) for k, x in v.items()}
+        return v
+    return [(name, fix(r)) for name, r in steps]
+
+
+def error_line(stderr, logfile=None):
+    """The first error a program or its log gave, masked."""
+    lines = []
+    if logfile and os.path.exists(logfile):
+        with open(logfile, errors="replace") as f:
+            lines = [ln.split("|", 4)[-1] for ln in f
+                     if re.search(r"\|(ERR|EMER)\|", ln)]
+    if not lines:
+        lines = [ln for ln in stderr.decode(errors="replace").splitlines()
+                 if ln.strip()]
+    return mask(lines[0]) if lines else ""
+
+
+def select_all():
+    return json.dumps([SCHEMA_NAME] + [{"op": "select", "table": t,
+                                        "where": []} for t in ("T", "U")])
+
+
+def normalize(reply, known):
+    """A query's reply as a JSON value to compare: rows sorted, _version
+    dropped, a UUID that the damaged file does not hold written "new"."""
+    def fix(v):
+        if isinstance(v, list):
+            if len(v) == 2 and v[0] == "uuid" and isinstance(v[1], str):
+                return ["uuid", v[1] if v[1] in known else "new"]
+            if len(v) == 2 and v[0] in ("set", "map"):
+                return [v[0], sorted((fix(x) for x in v[1]), key=json.dumps)]
+            return [fix(x) for x in v]
+        if isinstance(v, dict):
+            return {k: fix(x) for k, x in v.items() if k != "_version"}
+        return v
+    out = []
+    for r in reply if isinstance(reply, list) else [reply]:
+        if isinstance(r, dict) and "rows" in r:
+            out.append(sorted((fix(row) for row in r["rows"]),
+                              key=json.dumps))
+        else:
+            out.append(fix(r))
+    return out
+
+
+def query_outcome(cmd, cwd, known, logfile=None):
+    outcome, out, err = run(cmd, cwd)
+    if outcome != "ok":
+        return {"status": outcome, "error": error_line(err, logfile)}
+    try:
+        return {"status": "ok", "rows": normalize(json.loads(out), known)}
+    except ValueError:
+        return {"status": "ok", "output": mask(out)}
+
+
+class Server:
+    """An ovsdb-server of one side on one database file."""
+
+    def __init__(self, side, d, db):
+        self.side, self.d, self.db = side, d, db
+        self.proc = None
+        self.sock = os.path.join(d, "sock")
+        self.ctl = os.path.join(d, "ctl")
+        self.log = os.path.join(d, "log")
+
+    def new_errors(self):
+        """The errors it logged since the last call, masked, each once: how
+        often a server repeats a storage error depends on its main loop's
+        passes, which depend on timing."""
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log, "rb") as f:
+            f.seek(getattr(self, "log_pos", 0))
+            text = f.read()
+            self.log_pos = f.tell()
+        errors = [mask(ln.split(b"|", 4)[-1]) for ln in text.splitlines()
+                  if re.search(rb"\|(ERR|EMER)\|", ln)]
+        return list(dict.fromkeys(errors))
+
+    def start(self):
+        """None once it answers, or the outcome of its failure."""
+        for f in (self.sock, self.ctl):
+            if os.path.exists(f):
+                os.unlink(f)
+        self.errf = open(os.path.join(self.d, "stderr"), "wb")
+        self.proc = subprocess.Popen(
+            [self.side.bin("ovsdb-server"), "--no-chdir",
+             "--log-file=" + self.log, "--remote=punix:" + self.sock,
+             "--unixctl=" + self.ctl, self.db],
+            cwd=self.d, stdout=subprocess.DEVNULL, stderr=self.errf)
+        deadline = time.time() + TIMEOUT
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                return self.ended()
+            if os.path.exists(self.sock) and os.path.exists(self.ctl):
+                return None
+            time.sleep(0.02)
+        self.kill()
+        return {"status": "hang", "error": "no socket"}
+
+    def ended(self):
+        rc = self.proc.returncode
+        self.errf.close()
+        with open(os.path.join(self.d, "stderr"), "rb") as f:
+            err = f.read()
+        self.proc = None
+        status = ("crash " + signal.Signals(-rc).name if rc < 0
+                  else "ok" if rc == 0 else "error")
+        return {"status": status, "error": error_line(err, self.log)}
+
+    def appctl(self, *args):
+        return run([self.side.bin("ovs-appctl"), "-t", self.ctl] + list(args),
+                   self.d)
+
+    def client(self, verb, txn):
+        return [self.side.bin("ovsdb-client"), "--timeout=%d" % TIMEOUT,
+                verb, "unix:" + self.sock, txn]
+
+    def stop(self):
+        """None if it exits when asked, or the outcome of how it ended."""
+        if self.proc is None:
+            return {"status": "gone"}
+        if self.proc.poll() is not None:
+            return self.ended()
+        self.appctl("exit")
+        try:
+            self.proc.wait(TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return {"status": "hang", "error": "exit"}
+        r = self.ended()
+        return None if r["status"] == "ok" else r
+
+    def kill(self):
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.errf.close()
+            self.proc = None
+
+
+def server_steps(side, d, db, known, clustered):
+    """The server's steps on DB: load and select, one write, restart and
+    select, compact, restart and select.  Stops when the server fails to
+    start or stop; a select or a write that fails is compared, and the
+    steps go on (compacting a database that did not load is a step too)."""
+    steps = []
+    s = Server(side, d, db)
+
+    def select(name):
+        r = None
+        deadline = time.time() + (TIMEOUT if clustered else 0)
+        while True:
+            r = query_outcome(s.client("query", select_all()), d, known,
+                              s.log)
+            txt = json.dumps(r)
+            if clustered and time.time() < deadline and (
+                    "not yet available" in txt or "not leader" in txt):
+                time.sleep(0.2)
+                continue
+            break
+        steps.append((name, r))
+        return r["status"] == "ok"
+
+    def start(name):
+        r = s.start()
+        if r is not None:
+            steps.append((name, r))
+            return False
+        steps.append((name, {"status": "ok"}))
+        return True
+
+    def stop(name):
+        """Stops the server; the step holds the errors it logged since it
+        started."""
+        r = s.stop()
+        if r is not None:
+            steps.append((name, r))
+            return False
+        steps.append((name, {"status": "ok", "errors": s.new_errors()}))
+        return True
+
+    try:
+        if not start("load"):
+            return steps
+        select("select")
+        write = json.dumps([SCHEMA_NAME, {"op": "insert", "table": "T",
+                                          "row": {"name": "after"}}])
+        r = query_outcome(s.client("transact", write), d, known, s.log)
+        steps.append(("write", r))
+        if not (stop("stop") and start("restart")):
+            return steps
+        select("select after restart")
+        o, out, err = s.appctl("ovsdb-server/compact")
+        steps.append(("compact", {"status": o, "error": mask(err)}))
+        if stop("stop after compact") and start("restart after compact"):
+            select("select after compact")
+            stop("last stop")
+        return steps
+    finally:
+        s.kill()
+
+
+def tool_steps(side, d, db, known, clustered):
+    """What ovsdb-tool makes of DB."""
+    tool = side.bin("ovsdb-tool")
+    if not clustered:
+        return [("ovsdb-tool query",
+                 query_outcome([tool, "query", db, select_all()], d, known))]
+    steps = []
+    o, out, err = run([tool, "show-log", db], d)
+    steps.append(("ovsdb-tool show-log", {"status": o,
+                                          "error": error_line(err)}))
+    out_db = os.path.join(d, "standalone")
+    o, out, err = run([tool, "cluster-to-standalone", out_db, db], d)
+    steps.append(("ovsdb-tool cluster-to-standalone",
+                  {"status": o, "error": error_line(err)}))
+    if o == "ok":
+        steps.append(("query of the standalone copy", query_outcome(
+            [tool, "query", out_db, select_all()], d, known)))
+    return steps
+
+
+def run_case(side, work, name, data, clustered):
+    d = os.path.join(work, name, side.name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    db = os.path.join(d, "db")
+    known = set(UUID_RE.findall(data.decode(errors="replace")))
+    with open(db, "wb") as f:
+        f.write(data)
+    steps = tool_steps(side, d, db, known, clustered)
+    with open(db, "wb") as f:
+        f.write(data)
+    steps += server_steps(side, d, db, known, clustered)
+    return steps
+
+
+# ---------------------------------------------------------------------------
+# The database each case damages.
+
+def make_base(side, work, schema, clustered, big):
+    """The undamaged file, written by SIDE."""
+    d = os.path.join(work, "base")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    db = os.path.join(d, "db")
+    tool = side.bin("ovsdb-tool")
+    txns = transactions(big)
+    if not clustered:
+        subprocess.run([tool, "create", db, schema], check=True)
+        for t in txns:
+            subprocess.run([tool, "transact", db, json.dumps(t)], check=True,
+                           capture_output=True)
+    else:
+        # Every damaged copy has this address: the cases run one at a time.
+        subprocess.run([tool, "create-cluster", db, schema,
+                        "unix:" + os.path.join(d, "raft")], check=True)
+        s = Server(side, d, db)
+        if s.start() is not None:
+            raise SystemExit("hostile: %s cannot start on a new cluster"
+                             % side.name)
+        try:
+            for k, t in enumerate(txns):
+                if k == len(txns) // 2:
+                    s.appctl("ovsdb-server/compact")
+                deadline = time.time() + TIMEOUT
+                while True:
+                    o, out, err = run(s.client("transact", json.dumps(t)), d)
+                    if o == "ok" and b'"error"' not in out:
+                        break
+                    if time.time() > deadline:
+                        raise SystemExit("hostile: transaction %d failed on "
+                                         "the new cluster: %s %s"
+                                         % (k, out, err))
+                    time.sleep(0.2)
+            if s.stop() is not None:
+                raise SystemExit("hostile: the new cluster did not stop")
+        finally:
+            s.kill()
+    with open(db, "rb") as f:
+        return f.read()
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--a", required=True, help="the reference's build")
+    p.add_argument("--b", required=True, help="the candidate's build")
+    p.add_argument("--work", required=True, help="a scratch directory")
+    p.add_argument("--schema", required=True)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--clustered", action="store_true")
+    p.add_argument("--long", action="store_true",
+                   help="three byte flips a record, 100 MB strings, "
+                   "nesting 100,000 deep, a row of 1 MB")
+    p.add_argument("--only", help="run only the cases whose name has this")
+    p.add_argument("--max-cases", type=int, default=0,
+                   help="run at most this many cases, chosen by the seed")
+    args = p.parse_args()
+
+    args.schema = os.path.abspath(args.schema)
+    a, b = Side("A", args.a), Side("B", args.b)
+    rng = random.Random(args.seed)
+    base = make_base(a, args.work, args.schema, args.clustered,
+                     (1 << 20) if args.long else 4000)
+    records, _ = split_records(base)
+    if join(records) != base:
+        raise SystemExit("hostile: the new file is not a series of records")
+    cases = damage(records, rng, args.clustered, args.long)
+    cases.insert(0, ("undamaged", base))
+    if args.only:
+        cases = [c for c in cases if args.only in c[0]]
+    if args.max_cases and len(cases) > args.max_cases:
+        keep = set(rng.sample(range(1, len(cases)), args.max_cases - 1))
+        cases = [c for k, c in enumerate(cases) if k == 0 or k in keep]
+
+    kind = "clustered" if args.clustered else "standalone"
+    diffs = steps_compared = known = 0
+    crashes = {"A": 0, "B": 0}
+    for name, data in cases:
+        sa = run_case(a, args.work, name, data, args.clustered)
+        sb = run_case(b, args.work, name, data, args.clustered)
+        for side, steps in (("A", sa), ("B", sb)):
+            if any(r["status"].startswith("crash") for _, r in steps):
+                crashes[side] += 1
+        steps_compared += max(len(sa), len(sb))
+        if sa == sb:
+            print("%s %s: same (%s)" % (kind, name, ", ".join(
+                "%s %s" % (s, r["status"]) for s, r in sa)))
+            shutil.rmtree(os.path.join(args.work, name), ignore_errors=True)
+            continue
+        if documented(sa) == documented(sb):
+            known += 1
+            print("%s %s: same but for a documented difference" % (kind,
+                                                                   name))
+            continue
+        diffs += 1
+        print("DIFF %s %s (files in %s):" % (kind, name,
+                                             os.path.join(args.work, name)))
+        for k in range(max(len(sa), len(sb))):
+            ra = sa[k] if k < len(sa) else ("-", {})
+            rb = sb[k] if k < len(sb) else ("-", {})
+            mark = "  " if ra == rb else "! "
+            print("  %sA %s: %s" % (mark, ra[0], json.dumps(ra[1])[:300]))
+            if ra != rb:
+                print("  %sB %s: %s" % (mark, rb[0], json.dumps(rb[1])[:300]))
+        sys.stdout.flush()
+    print("hostile: %d %s cases, %d steps compared, %d differences, "
+          "%d documented differences, %d crashes (A %d, B %d)"
+          % (len(cases), kind, steps_compared, diffs, known,
+             crashes["A"] + crashes["B"], crashes["A"], crashes["B"]))
+    sys.exit(1 if diffs else 0)
+
+
+if __name__ == "__main__":
+    main()
