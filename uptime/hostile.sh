@@ -114,7 +114,7 @@ run_kind() {
     [ "$kind" = standalone ] || flags+=(--clustered)
     [ "$LONG" = 0 ] || flags+=(--long)
     [ "$MAX_CASES" = 0 ] || flags+=(--max-cases "$MAX_CASES")
-    [ -z "$ONLY" ] || flags+=(--only "$ONLY")
+    [ -z "$ONLY" ] || flags+=("--only=$ONLY")
     stage "hostile: $kind files"
     /usr/bin/python3 "$TOP/uptime/hostile.py" --a "${BINDIR[A]}" --b "${BINDIR[B]}" \
         --work "$WORK/$kind" --schema "$TOP/uptime/hostile.ovsschema" \
