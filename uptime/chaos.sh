@@ -490,9 +490,7 @@ write_summary() {
 main() {
     parse_args "$@"
     log_start chaos
-    STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-    W="$BUILD/chaos/$BASE-$STAMP"
-    mkdir -p "$W"
+    uptime_run_dir chaos W
     : >"$W/broken"
     RANDOM=$SEED
     sides_find chaos "$BASE" "${CHAOS_BINDIRS:-}" "$PROGRAMS"

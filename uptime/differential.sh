@@ -189,21 +189,11 @@ run_seed() {
 }
 
 # total FIELD: the sum of "N FIELD" over the seeds' closing lines.
-total() {
-    grep -oE "[0-9]+ $1" "$WORK/lines" | awk '{ n += $1 } END { print n + 0 }'
-}
+total() { uptime_total "$WORK/lines" "$1"; }
 
 # write_summary RESULT: the result file of a --record run.
 write_summary() {
-    local out="$RESULTS_DIR/differential-$BASE-$STAMP.summary"
-    mkdir -p "$RESULTS_DIR"
-    cat >"$out" <<EOF
-kind=differential
-base=$BASE
-date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-reference=${BINDIR[A]#"$TOP/"}
-candidate=${BINDIR[B]#"$TOP/"}
-candidate_tree=$(git -C "${BINDIR[B]}" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null || echo unknown)
+    uptime_write_summary differential <<EOF
 seeds=$FIRST_SEED..$((FIRST_SEED + SEEDS - 1))
 clients=$CLIENTS
 transactions=$(total 'transactions,')
@@ -215,16 +205,13 @@ rows_same_after_compaction=$(total 'rows, the same') (each seed: both sides' ovs
 hostile_clients=$(total garbage) garbage, $(total half) half messages, $(total stall) stalled, $(total large) large
 result=$1
 EOF
-    stage "differential: result in $out"
 }
 
 main() {
     parse_args "$@"
     log_start differential
     [ "$VALGRIND" = 0 ] || need_pkgs valgrind
-    STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-    WORK="$BUILD/differential/$BASE-$STAMP"
-    mkdir -p "$WORK"
+    uptime_run_dir differential WORK
     : >"$WORK/lines"
     local planted=
     [ "$PLANT" = 0 ] || planted="$TOP/uptime/planted/drop-row.patch"

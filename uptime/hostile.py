@@ -29,13 +29,15 @@ ovsdb-server: load, select every row, write one row, restart, compact,
 restart.  Every step's outcome is compared: how it ended (ok, an error, a
 crash by signal, a hang), the rows as JSON values (members in any order,
 row UUIDs the file does not hold written as "new"), and the error message
-with UUIDs and numbers masked.  A case differs if any step does.
+with numbers, paths and the UUIDs the file does not hold masked.  A case
+differs if any step does.
 
 The series documents differences that are not defects (DOCUMENTED): a
 case that differs only by one of them is counted apart.
 
-Prints one line a case ("same", "same but for a documented difference" or
-"DIFF") and a closing line:
+Prints progress to stderr every 25 cases; on stdout, one line a case
+("same", "same but for a documented difference" or "DIFF") and a closing
+line:
   hostile: N KIND cases, N steps compared, N differences, N documented
   differences, N crashes (A N, B N)
 and exits 1 if any case differs.
@@ -192,253 +194,293 @@ def replace_member(text, old, new):
     return text[:i] + new + text[i + len(old):]
 
 
-def damage(records, rng, clustered, long_run):
-    """Every case: (name, file bytes)."""
-    cases = []
-    n = len(records)
-    whole = join(records)
-    offsets = []
-    pos = 0
-    for r in records:
-        offsets.append(pos)
-        pos += len(r.bytes())
+def copy(value):
+    """A deep copy of a JSON value."""
+    return json.loads(json.dumps(value))
 
-    # Cut at and inside every record.
-    for i in range(1, n):
-        head = len(records[i].bytes()) - len(records[i].body)
-        cases.append(("cut-before-%d" % i, whole[:offsets[i]]))
-        cases.append(("cut-in-header-%d" % i, whole[:offsets[i] + head // 2]))
-        cases.append(("cut-after-header-%d" % i, whole[:offsets[i] + head]))
-        cases.append(("cut-in-body-%d" % i,
-                      whole[:offsets[i] + head + len(records[i].body) // 2]))
-        cases.append(("cut-before-newline-%d" % i,
-                      whole[:offsets[i + 1] - 1] if i + 1 < n
-                      else whole[:-1]))
-    cases.append(("trailing-garbage", whole + b"garbage\n"))
-    cases.append(("trailing-header", whole + records[-1].bytes()[:40]))
-    cases.append(("wrong-length", whole[:offsets[-1]] + records[-1].bytes()
-                  .replace(b" %d " % len(records[-1].body),
-                           b" %d " % (len(records[-1].body) + 1), 1)))
-    cases.append(("wrong-sha1", whole[:offsets[-1]] + re.sub(
-        rb"[0-9a-f]{40}", b"0" * 40, records[-1].bytes(), count=1)))
 
-    def with_record(name, i, rec):
-        if rec is not None:
-            cases.append((name, join(records[:i] + [rec] + records[i + 1:])))
+class Damage:
+    """The damaged files made from one database file: each method adds one
+    kind of damage, as (name, file bytes) cases."""
 
-    def text_edit(name, i, fn):
+    def __init__(self, records, rng, long_run):
+        self.records = records      # The undamaged file's records.
+        self.rng = rng              # Chooses flipped bytes and new UUIDs.
+        self.long_run = long_run    # Bigger damage (--long).
+        self.whole = join(records)  # The undamaged file.
+        self.offsets = []           # Where each record starts in it.
+        pos = 0
+        for r in records:
+            self.offsets.append(pos)
+            pos += len(r.bytes())
+        self.cases = []             # (name, file bytes) of every case.
+
+    def add(self, name, data):
+        self.cases.append((name, data))
+
+    def with_record(self, name, i, rec):
+        """The file with record I replaced by REC."""
+        self.add(name, join(self.records[:i] + [rec]
+                            + self.records[i + 1:]))
+
+    def with_data(self, name, i, data):
+        """The file with record I's table changes replaced by DATA."""
+        self.with_record(name, i, put_data(self.records[i], data))
+
+    def text_edit(self, name, i, fn):
+        """The file with record I's JSON text rewritten by FN, if FN finds
+        what it rewrites."""
         try:
-            text = fn(records[i].body.decode().rstrip("\n"))
+            text = fn(self.records[i].body.decode().rstrip("\n"))
         except (ValueError, IndexError):
             return
-        if text is not None:
-            with_record(name, i, records[i].with_text(text))
+        self.with_record(name, i, self.records[i].with_text(text))
 
-    # Change one record's JSON under a correct header.
-    for i in range(0 if clustered else 1, n):
-        body = records[i].body.rstrip(b"\n")
-        for k in range(3 if long_run else 1):
-            p = rng.randrange(len(body))
-            b = body[:p] + bytes([rng.choice(b'"{}[],:0-e.\\ a\x00\x01\xff')]) \
-                + body[p + 1:]
-            with_record("flip-%d-%d" % (i, p), i,
-                        Record(records[i].magic, b + b"\n"))
-        m = re.search(rb"[0-9](?=[^0-9])", body)
-        if m:
-            p = m.end()
-            with_record("nul-after-digit-%d" % i, i, Record(
-                records[i].magic, body[:p] + b"\x00 23" + body[p:] + b"\n"))
-        m = re.search(rb'"[a-z]', body)
-        if m:
-            p = m.start() + 1
-            for tag, byte in (("nul", b"\x00"), ("control", b"\x01"),
-                              ("bad-utf8", b"\xff\xfe")):
-                with_record("%s-in-string-%d" % (tag, i), i, Record(
-                    records[i].magic, body[:p] + byte + body[p:] + b"\n"))
+    def cuts(self):
+        """Cut at and inside every record; garbage, a wrong length or a
+        wrong SHA-1 at the end."""
+        records, whole, offsets = self.records, self.whole, self.offsets
+        n = len(records)
+        for i in range(1, n):
+            head = len(records[i].bytes()) - len(records[i].body)
+            self.add("cut-before-%d" % i, whole[:offsets[i]])
+            self.add("cut-in-header-%d" % i, whole[:offsets[i] + head // 2])
+            self.add("cut-after-header-%d" % i, whole[:offsets[i] + head])
+            self.add("cut-in-body-%d" % i,
+                     whole[:offsets[i] + head + len(records[i].body) // 2])
+            self.add("cut-before-newline-%d" % i,
+                     whole[:offsets[i + 1] - 1] if i + 1 < n else whole[:-1])
+        last = records[-1]
+        self.add("trailing-garbage", whole + b"garbage\n")
+        self.add("trailing-header", whole + last.bytes()[:40])
+        self.add("wrong-length", whole[:offsets[-1]] + last.bytes().replace(
+            b" %d " % len(last.body), b" %d " % (len(last.body) + 1), 1))
+        self.add("wrong-sha1", whole[:offsets[-1]] + re.sub(
+            rb"[0-9a-f]{40}", b"0" * 40, last.bytes(), count=1))
 
-    # Change the rows of one record.
-    all_rows = []
-    for i in range(1, n):
-        data = data_of(records[i])
-        if data is None:
-            continue
-        rows = rows_of(data)
-        if not rows:
-            continue
-        earlier = [u for _, u, _ in all_rows]
-        table, uuid, row = rows[0]
-        if isinstance(row, dict):
-            d = json.loads(json.dumps(data))
-            d[table][uuid]["bogus"] = 1
-            with_record("unknown-column-%d" % i, i, put_data(records[i], d))
-            d = json.loads(json.dumps(data))
-            d[table][uuid]["name" if table == "T" else "label"] = 5
-            with_record("wrong-type-%d" % i, i, put_data(records[i], d))
+    def bytes_changed(self, first):
+        """Bytes flipped or inserted in the JSON of each record from FIRST
+        on, under a correct header."""
+        for i in range(first, len(self.records)):
+            magic = self.records[i].magic
+            body = self.records[i].body.rstrip(b"\n")
+            for _ in range(3 if self.long_run else 1):
+                p = self.rng.randrange(len(body))
+                byte = self.rng.choice(b'"{}[],:0-e.\\ a\x00\x01\xff')
+                self.with_record("flip-%d-%d" % (i, p), i, Record(
+                    magic, body[:p] + bytes([byte]) + body[p + 1:] + b"\n"))
+            m = re.search(rb"[0-9](?=[^0-9])", body)
+            if m:
+                p = m.end()
+                self.with_record("nul-after-digit-%d" % i, i, Record(
+                    magic, body[:p] + b"\x00 23" + body[p:] + b"\n"))
+            m = re.search(rb'"[a-z]', body)
+            if m:
+                p = m.start() + 1
+                for tag, byte in (("nul", b"\x00"), ("control", b"\x01"),
+                                  ("bad-utf8", b"\xff\xfe")):
+                    self.with_record("%s-in-string-%d" % (tag, i), i, Record(
+                        magic, body[:p] + byte + body[p:] + b"\n"))
+
+    def rows_changed(self):
+        """For each record with table changes, its first row changed: in
+        its values (row_values), its shape (row_shapes) and what it names
+        (row_references)."""
+        all_rows = []
+        for i in range(1, len(self.records)):
+            data = data_of(self.records[i])
+            rows = rows_of(data) if data is not None else []
+            if not rows:
+                continue
+            table, uuid, row = rows[0]
+            if isinstance(row, dict):
+                self.row_values(i, data, table, uuid, all_rows)
+            self.row_shapes(i, data, table, uuid)
+            if all_rows:
+                self.row_references(i, data, all_rows)
+            all_rows += rows
+
+    def row_values(self, i, data, table, uuid, all_rows):
+        """Record I's row UUID of TABLE with an unknown column, values of
+        the wrong type or out of range, deep nesting, a huge string, a
+        forged _uuid, and repeated."""
+        d = copy(data)
+        d[table][uuid]["bogus"] = 1
+        self.with_data("unknown-column-%d" % i, i, d)
+        d = copy(data)
+        d[table][uuid]["name" if table == "T" else "label"] = 5
+        self.with_data("wrong-type-%d" % i, i, d)
+        member = '"%s":{' % uuid
+
+        def prepend(text):
+            """A rewrite that puts TEXT first in the row's members."""
+            return lambda t: replace_member(t, member, member + text + ",")
+        if table == "T":
             for tag, value in (("int-overflow", "9223372036854775808"),
                                ("huge-exponent", "1e400"),
                                ("real-for-int", "1.5"),
                                ("negative-zero", "-0")):
-                if table == "T":
-                    text_edit("%s-%d" % (tag, i), i, lambda t, v=value:
-                              replace_member(t, '"%s":{' % uuid,
-                                             '"%s":{"n":%s,' % (uuid, v)))
-            depth = 100000 if long_run else 20000
-            text_edit("deep-nesting-%d" % i, i, lambda t, d=depth:
-                      replace_member(t, '"%s":{' % uuid, '"%s":{"s":%s%s,' % (
-                          uuid, "[" * d, "]" * d)))
-            huge = (100 << 20) if long_run else (8 << 20)
-            text_edit("huge-string-%d" % i, i, lambda t, h=huge:
-                      replace_member(t, '"%s":{' % uuid, '"%s":{"s":"%s",' % (
-                          uuid, "h" * h)))
-            if earlier:
-                # A row that sets its _uuid to an earlier row's.
-                d = json.loads(json.dumps(data))
-                d[table][uuid]["_uuid"] = ["uuid", earlier[0]]
-                with_record("forged-uuid-member-%d" % i, i,
-                            put_data(records[i], d))
-                # A row change keyed by an earlier row's UUID.
-                d = json.loads(json.dumps(data))
-                d[table][earlier[-1]] = d[table].pop(uuid)
-                with_record("forged-uuid-key-%d" % i, i,
-                            put_data(records[i], d))
-            # The same row twice in one record (a repeated JSON member).
-            text_edit("repeated-row-%d" % i, i, lambda t:
-                      replace_member(t, '"%s":{' % uuid, '"%s":{"n":77},"%s":{'
-                                     % (uuid, uuid)))
-        # Rows of the wrong shape.
-        d = json.loads(json.dumps(data))
-        d[table][uuid] = [1, 2]
-        with_record("row-is-array-%d" % i, i, put_data(records[i], d))
-        d = json.loads(json.dumps(data))
-        d[table] = "rows"
-        with_record("table-is-string-%d" % i, i, put_data(records[i], d))
-        d = json.loads(json.dumps(data))
-        d["NoSuchTable"] = {uuid: {}}
-        with_record("unknown-table-%d" % i, i, put_data(records[i], d))
-        d = json.loads(json.dumps(data))
-        d[table]["not-a-uuid"] = {}
-        with_record("bad-uuid-%d" % i, i, put_data(records[i], d))
-        d = json.loads(json.dumps(data))
-        d[table][str(_uuid(rng))] = None
-        with_record("delete-unknown-row-%d" % i, i, put_data(records[i], d))
-        d = json.loads(json.dumps(data))
-        d[table][str(_uuid(rng))] = {"n": 3} if table == "T" else {}
-        with_record("modify-unknown-row-%d" % i, i, put_data(records[i], d))
+                self.text_edit("%s-%d" % (tag, i), i, prepend('"n":' + value))
+        depth = 100000 if self.long_run else 20000
+        self.text_edit("deep-nesting-%d" % i, i,
+                       prepend('"s":' + "[" * depth + "]" * depth))
+        huge = (100 << 20) if self.long_run else (8 << 20)
+        self.text_edit("huge-string-%d" % i, i,
+                       prepend('"s":"%s"' % ("h" * huge)))
+        earlier = [u for _, u, _ in all_rows]
         if earlier:
-            d = json.loads(json.dumps(data))
-            for u in earlier:
-                for t in ("T", "U"):
-                    d.setdefault(t, {})
-                d["U" if any(u == x[1] and x[0] == "U" for x in all_rows)
-                  else "T"][u] = None
-            with_record("delete-referenced-%d" % i, i,
-                        put_data(records[i], d))
-        all_rows += rows
+            # A row that sets its _uuid to an earlier row's.
+            d = copy(data)
+            d[table][uuid]["_uuid"] = ["uuid", earlier[0]]
+            self.with_data("forged-uuid-member-%d" % i, i, d)
+            # A row change keyed by an earlier row's UUID.
+            d = copy(data)
+            d[table][earlier[-1]] = d[table].pop(uuid)
+            self.with_data("forged-uuid-key-%d" % i, i, d)
+        # The same row twice in one record (a repeated JSON member).
+        self.text_edit("repeated-row-%d" % i, i, lambda t: replace_member(
+            t, member, '"%s":{"n":77},%s' % (uuid, member)))
 
-    # Whole records: repeated, dropped, swapped; a semantic error followed
-    # by more records, and a later record that deletes its row.
-    for i in range(1, n):
-        cases.append(("repeat-%d" % i, join(records[:i + 1] + records[i:])))
-        cases.append(("drop-%d" % i, join(records[:i] + records[i + 1:])))
-        if i + 1 < n:
-            cases.append(("swap-%d" % i, join(records[:i] + [records[i + 1],
-                                                             records[i]]
-                                              + records[i + 2:])))
-    for i in range(1, n - 2):
-        data = data_of(records[i])
-        if not data:
-            continue
-        rows = [r for r in rows_of(data) if isinstance(r[2], dict)]
-        if not rows:
-            continue
-        table, uuid, _ = rows[0]
-        d = json.loads(json.dumps(data))
-        d[table][uuid]["bogus"] = 1
-        later = data_of(records[i + 2])
-        if later is None:
-            continue
-        later = json.loads(json.dumps(later))
-        later.setdefault(table, {})[uuid] = None
-        cases.append(("bad-then-delete-%d" % i, join(
-            records[:i] + [put_data(records[i], d), records[i + 1],
-                           put_data(records[i + 2], later)]
-            + records[i + 3:])))
+    def row_shapes(self, i, data, table, uuid):
+        """Record I with a row or a table of the wrong shape, an unknown
+        table, a bad UUID, a delete or a change of a row nobody made."""
+        for name, change in (
+                ("row-is-array", lambda d: d[table].update({uuid: [1, 2]})),
+                ("table-is-string", lambda d: d.update({table: "rows"})),
+                ("unknown-table",
+                 lambda d: d.update({"NoSuchTable": {uuid: {}}})),
+                ("bad-uuid", lambda d: d[table].update({"not-a-uuid": {}})),
+                ("delete-unknown-row", lambda d: d[table].update(
+                    {str(_uuid(self.rng)): None})),
+                ("modify-unknown-row", lambda d: d[table].update(
+                    {str(_uuid(self.rng)): {"n": 3} if table == "T"
+                     else {}}))):
+            d = copy(data)
+            change(d)
+            self.with_data("%s-%d" % (name, i), i, d)
 
-    # The last record's changes replaced by rows with several violations
-    # (two dangling strong references, a duplicate index value), their
-    # UUIDs in a different order for each of three variants: the commit
-    # names the first violation it meets.
-    last = max(i for i in range(n) if data_of(records[i]) is not None)
-    for k in range(3):
-        d = {key: v for key, v in data_of(records[last]).items()
-             if key.startswith("_")}
-        u = sorted(str(_uuid(rng)) for _ in range(5))
-        rows = [{"name": "v1", "ref": ["uuid", u[0]]},
-                {"name": "v2", "ref": ["uuid", u[1]]},
-                {"name": "dup"}, {"name": "dup"}]
-        rng.shuffle(rows)
-        d["T"] = {u[2 + j % 3] if j < 3 else str(_uuid(rng)): r
-                  for j, r in enumerate(rows)}
-        with_record("several-violations-%d" % k, last,
-                    put_data(records[last], d))
+    def row_references(self, i, data, all_rows):
+        """Record I deleting every row of the records before it, some
+        still referenced."""
+        d = copy(data)
+        for t in ("T", "U"):
+            d.setdefault(t, {})
+        for _, u, _ in all_rows:
+            d["U" if any(u == x[1] and x[0] == "U" for x in all_rows)
+              else "T"][u] = None
+        self.with_data("delete-referenced-%d" % i, i, d)
 
-    if clustered:
-        cases += raft_damage(records)
-    else:
+    def records_moved(self):
+        """Each record repeated, dropped, and swapped with the next."""
+        records = self.records
+        for i in range(1, len(records)):
+            self.add("repeat-%d" % i, join(records[:i + 1] + records[i:]))
+            self.add("drop-%d" % i, join(records[:i] + records[i + 1:]))
+            if i + 1 < len(records):
+                self.add("swap-%d" % i, join(
+                    records[:i] + [records[i + 1], records[i]]
+                    + records[i + 2:]))
+
+    def bad_then_delete(self):
+        """A record with a semantic error (an unknown column), followed by
+        more records, one of which deletes the row the bad one made."""
+        records = self.records
+        for i in range(1, len(records) - 2):
+            data = data_of(records[i])
+            later = data_of(records[i + 2])
+            rows = [r for r in rows_of(data or {}) if isinstance(r[2], dict)]
+            if not rows or later is None:
+                continue
+            table, uuid, _ = rows[0]
+            d = copy(data)
+            d[table][uuid]["bogus"] = 1
+            later = copy(later)
+            later.setdefault(table, {})[uuid] = None
+            self.add("bad-then-delete-%d" % i, join(
+                records[:i] + [put_data(records[i], d), records[i + 1],
+                               put_data(records[i + 2], later)]
+                + records[i + 3:]))
+
+    def several_violations(self):
+        """The last record's changes replaced by rows with several
+        violations (two dangling strong references, a duplicate index
+        value), in a different order for each of three variants: the
+        commit names the first violation it meets."""
+        last = max(i for i in range(len(self.records))
+                   if data_of(self.records[i]) is not None)
+        for k in range(3):
+            d = {key: v for key, v in data_of(self.records[last]).items()
+                 if key.startswith("_")}
+            u = sorted(str(_uuid(self.rng)) for _ in range(5))
+            rows = [{"name": "v1", "ref": ["uuid", u[0]]},
+                    {"name": "v2", "ref": ["uuid", u[1]]},
+                    {"name": "dup"}, {"name": "dup"}]
+            self.rng.shuffle(rows)
+            d["T"] = {u[2 + j] if j < 3 else str(_uuid(self.rng)): r
+                      for j, r in enumerate(rows)}
+            self.with_data("several-violations-%d" % k, last, d)
+
+    def standalone_records(self):
+        """A record appended that is no database change at all."""
         for tag, text in (("empty-object", "{}"), ("array", "[]"),
                           ("null", "null"), ("string", '"x"'),
                           ("date-string", '{"_date":"x"}'),
                           ("comment-number", '{"_comment":5}'),
                           ("is-diff-string", '{"_is_diff":"yes"}')):
-            cases.append(("record-%s" % tag,
-                          whole + Record(b"OVSDB JSON",
-                                         text.encode() + b"\n").bytes()))
-    return cases
+            self.add("record-%s" % tag, self.whole + Record(
+                b"OVSDB JSON", text.encode() + b"\n").bytes())
 
-
-def raft_damage(records):
-    """The cases only a clustered file has: its header's snapshot and its
-    entries changed the ways raft never writes them."""
-    cases = []
-
-    def with_record(name, i, value):
-        r = records[i].with_json(value)
-        cases.append((name, join(records[:i] + [r] + records[i + 1:])))
-
-    header = records[0].json()
-    if "prev_data" in header:
-        for tag, value in (("null", None), ("string", "x"), ("object", {}),
-                           ("one-element", [header["prev_data"][0]]),
-                           ("three-elements", header["prev_data"] + [None]),
-                           ("no-schema", [None, header["prev_data"][1]])):
-            h = json.loads(json.dumps(header))
-            h["prev_data"] = value
-            with_record("snapshot-%s" % tag, 0, h)
-        h = json.loads(json.dumps(header))
-        if isinstance(h["prev_data"][0], dict):
-            h["prev_data"][0]["name"] = "Other"
-            with_record("snapshot-wrong-name", 0, h)
-    entries = [i for i in range(1, len(records))
-               if isinstance(records[i].json(), dict)
-               and "data" in records[i].json()]
-    for i in entries[:1] + entries[-1:]:
-        e = records[i].json()
-        for tag, value in (("null-null", [None, None]), ("string", "x"),
-                           ("object", {}), ("one-element", [None]),
-                           ("unknown-column", None)):
-            f = json.loads(json.dumps(e))
-            if tag == "unknown-column":
-                d = data_of(records[i])
-                rows = [r for r in rows_of(d or {})
-                        if isinstance(r[2], dict)]
-                if not rows:
-                    continue
+    def raft(self):
+        """The header's snapshot and the first and last entries changed
+        the ways raft never writes them."""
+        records = self.records
+        header = records[0].json()
+        if "prev_data" in header:
+            prev = header["prev_data"]
+            for tag, value in (("null", None), ("string", "x"),
+                               ("object", {}), ("one-element", [prev[0]]),
+                               ("three-elements", prev + [None]),
+                               ("no-schema", [None, prev[1]])):
+                h = copy(header)
+                h["prev_data"] = value
+                self.with_record("snapshot-%s" % tag, 0,
+                                 records[0].with_json(h))
+            if isinstance(prev[0], dict):
+                h = copy(header)
+                h["prev_data"][0]["name"] = "Other"
+                self.with_record("snapshot-wrong-name", 0,
+                                 records[0].with_json(h))
+        entries = [i for i in range(1, len(records))
+                   if isinstance(records[i].json(), dict)
+                   and "data" in records[i].json()]
+        for i in entries[:1] + entries[-1:]:
+            for tag, value in (("null-null", [None, None]), ("string", "x"),
+                               ("object", {}), ("one-element", [None])):
+                e = records[i].json()
+                e["data"] = value
+                self.with_record("entry-%s-%d" % (tag, i), i,
+                                 records[i].with_json(e))
+            d = data_of(records[i])
+            rows = [r for r in rows_of(d or {}) if isinstance(r[2], dict)]
+            if rows:
                 d[rows[0][0]][rows[0][1]]["bogus"] = 1
-                f["data"][1] = d
-            else:
-                f["data"] = value
-            with_record("entry-%s-%d" % (tag, i), i, f)
-    return cases
+                self.with_data("entry-unknown-column-%d" % i, i, d)
+
+
+def damage(records, rng, clustered, long_run):
+    """Every case made from RECORDS: (name, file bytes)."""
+    d = Damage(records, rng, long_run)
+    d.cuts()
+    d.bytes_changed(0 if clustered else 1)
+    d.rows_changed()
+    d.records_moved()
+    d.bad_then_delete()
+    d.several_violations()
+    if clustered:
+        d.raft()
+    else:
+        d.standalone_records()
+    return d.cases
 
 
 def _uuid(rng):
@@ -899,7 +941,12 @@ def main():
     kind = "clustered" if args.clustered else "standalone"
     diffs = steps_compared = known = 0
     crashes = {"A": 0, "B": 0}
-    for name, data in cases:
+    t0 = time.time()
+    for k, (name, data) in enumerate(cases):
+        if k and k % 25 == 0:
+            print("hostile: %s: %d of %d cases, %d differences (%d s)"
+                  % (kind, k, len(cases), diffs, time.time() - t0),
+                  file=sys.stderr, flush=True)
         sa = run_case(a, args.work, name, data, args.clustered)
         sb = run_case(b, args.work, name, data, args.clustered)
         for side, steps in (("A", sa), ("B", sb)):

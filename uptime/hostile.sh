@@ -118,34 +118,24 @@ run_kind() {
     stage "hostile: $kind files"
     /usr/bin/python3 "$TOP/uptime/hostile.py" --a "${BINDIR[A]}" --b "${BINDIR[B]}" \
         --work "$WORK/$kind" --schema "$TOP/uptime/hostile.ovsschema" \
-        --seed "$SEED" "${flags[@]}" >"$WORK/$kind.out" 2>&1 || rc=$?
+        --seed "$SEED" "${flags[@]}" >"$WORK/$kind.out" 2> >(tee -a "$LOG" >&2) || rc=$?
     cat "$WORK/$kind.out" >>"$LOG"
     grep -A12 '^DIFF' "$WORK/$kind.out" | head -n 40 || true
     if grep '^hostile: [0-9]* ' "$WORK/$kind.out" >>"$WORK/lines"; then
         tail -n 1 "$WORK/lines"
     else
-        echo "hostile: $kind: no closing line (see $WORK/$kind.out)" | tee -a "$WORK/lines"
+        echo "hostile: $kind: no closing line (see $WORK/$kind.out and $LOG)" | tee -a "$WORK/lines"
         rc=1
     fi
     return $rc
 }
 
 # total FIELD: the sum of "N FIELD" over the closing lines.
-total() {
-    grep -oE "[0-9]+ $1" "$WORK/lines" | awk '{ n += $1 } END { print n + 0 }'
-}
+total() { uptime_total "$WORK/lines" "$1"; }
 
 # write_summary RESULT: the result file of a --record run.
 write_summary() {
-    local out="$RESULTS_DIR/hostile-$BASE-$STAMP.summary"
-    mkdir -p "$RESULTS_DIR"
-    cat >"$out" <<EOF
-kind=hostile
-base=$BASE
-date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-reference=${BINDIR[A]#"$TOP/"}
-candidate=${BINDIR[B]#"$TOP/"}
-candidate_tree=$(git -C "${BINDIR[B]}" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null || echo unknown)
+    uptime_write_summary hostile <<EOF
 seed=$SEED
 damage=$([ "$LONG" = 1 ] && echo long || echo short)
 standalone_cases=$(total 'standalone cases')
@@ -156,15 +146,12 @@ documented_differences=$(total "documented differences") (differences the series
 crashes=$(total crashes) (A $(grep -oE 'A [0-9]+' "$WORK/lines" | awk '{ n += $2 } END { print n + 0 }'), B $(grep -oE 'B [0-9]+' "$WORK/lines" | awk '{ n += $2 } END { print n + 0 }'))
 result=$1
 EOF
-    stage "hostile: result in $out"
 }
 
 main() {
     parse_args "$@"
     log_start hostile
-    STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-    WORK="$BUILD/hostile/$BASE-$STAMP"
-    mkdir -p "$WORK"
+    uptime_run_dir hostile WORK
     : >"$WORK/lines"
     build_sides
     local kind failed=0

@@ -29,3 +29,40 @@ parse_uptime_options() {
     RESULTS_DIR="$TOP/bench/results"
     parse_options "$verb" "$UPTIME_OPTIONS$spec" "$@"
 }
+
+# uptime_run_dir VERB VAR: this run's time stamp, STAMP (UTC), and its
+# work directory, build/VERB/BASE-STAMP, created and put in VAR.
+uptime_run_dir() {
+    STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+    printf -v "$2" '%s' "$BUILD/$1/$BASE-$STAMP"
+    mkdir -p "${!2}"
+}
+
+# uptime_total LINES FIELD: the sum of "N FIELD" over the closing lines in
+# the file LINES.
+uptime_total() {
+    grep -oE "[0-9]+ $2" "$1" | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# uptime_write_summary KIND: the result file of a --record run that
+# compares a reference (BINDIR[A]) with a candidate (BINDIR[B]),
+# RESULTS_DIR/KIND-BASE-STAMP.summary: what ran, on which base, when, on
+# which builds, the candidate's git tree, then the lines of stdin.
+uptime_write_summary() {
+    local out="$RESULTS_DIR/$1-$BASE-$STAMP.summary"
+    mkdir -p "$RESULTS_DIR"
+    { uptime_summary_head "$1"; cat; } >"$out"
+    stage "$1: result in $out"
+}
+
+# uptime_summary_head KIND: the first lines of uptime_write_summary's file.
+uptime_summary_head() {
+    cat <<EOF
+kind=$1
+base=$BASE
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+reference=${BINDIR[A]#"$TOP/"}
+candidate=${BINDIR[B]#"$TOP/"}
+candidate_tree=$(git -C "${BINDIR[B]}" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null || echo unknown)
+EOF
+}
