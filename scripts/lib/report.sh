@@ -99,7 +99,7 @@ report_rows() {
         echo "differential: result|$(cat $runs | sed -n 's/^result=//p' | sort -u | tr '\n' ' ' | sed 's/ $//')"
         ;;
     hostile)
-        echo "hostile: cases, differences|$(val standalone_cases) standalone + $(val clustered_cases) clustered, $(val differences) ($(val damage) damage, seed $(val seed))"
+        echo "hostile: cases, differences|$(val standalone_cases) standalone + $(val clustered_cases) clustered, $(val differences) ($(val damage) damage, seed $(val seed), tree $(val candidate_tree | cut -c1-12))"
         echo "hostile: crashes (reference, candidate)|$(val crashes)"
         echo "hostile: result|$(val result)"
         ;;
