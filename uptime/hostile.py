@@ -112,10 +112,13 @@ def join(records):
 # ---------------------------------------------------------------------------
 # The transactions that make the database, and the damage done to it.
 
-def transactions(big):
+def transactions(big, rng):
     """The transactions that make the file: strong and weak references,
     strings on both sides of 23 bytes, sets and maps, an update, a
-    mutation, a delete, and with BIG a row holding a BIG-byte string."""
+    mutation, a delete, and with BIG a row holding a BIG-byte string.
+    Every insert names its row's UUID, drawn from RNG, so that a seed
+    makes the same file: the order of rows in tables, and so what a
+    damaged file does, depends on their UUIDs."""
     def t(*ops):
         return [SCHEMA_NAME] + list(ops)
     txns = [t({"op": "insert", "table": "U", "uuid-name": "u1",
@@ -148,6 +151,10 @@ def transactions(big):
     if big:
         txns.append(t({"op": "insert", "table": "T",
                        "row": {"name": "big", "s": ["set", ["b" * big]]}}))
+    for txn in txns:
+        for op in txn[1:]:
+            if op["op"] == "insert":
+                op["uuid"] = str(_uuid(rng))
     return txns
 
 
@@ -863,9 +870,10 @@ def rpc_transact(sock, txn):
                 return reply
 
 
-def make_base(side, work, schema, clustered, big):
-    """The undamaged file, written by SIDE's ovsdb-server: for a clustered
-    one, compacted half way, so that it has a snapshot and entries."""
+def make_base(side, work, schema, clustered, big, rng):
+    """The undamaged file, written by SIDE's ovsdb-server, its rows' UUIDs
+    drawn from RNG: for a clustered one, compacted half way, so that it has
+    a snapshot and entries."""
     d = os.path.join(work, "base")
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
@@ -882,7 +890,7 @@ def make_base(side, work, schema, clustered, big):
         raise SystemExit("hostile: %s cannot start on a new database"
                          % side.name)
     try:
-        txns = transactions(big)
+        txns = transactions(big, rng)
         for k, t in enumerate(txns):
             if clustered and k == len(txns) // 2:
                 s.appctl("ovsdb-server/compact")
@@ -926,7 +934,8 @@ def main():
     a, b = Side("A", args.a), Side("B", args.b)
     rng = random.Random(args.seed)
     base = make_base(a, args.work, args.schema, args.clustered,
-                     (1 << 20) if args.long else 4000)
+                     (1 << 20) if args.long else 4000,
+                     random.Random(args.seed * 7919 + 1))
     records, _ = split_records(base)
     if join(records) != base:
         raise SystemExit("hostile: the new file is not a series of records")
