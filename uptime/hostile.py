@@ -55,6 +55,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 
 TIMEOUT = 10            # seconds a program may take before it hangs
 SCHEMA_NAME = "Hostile"
@@ -92,17 +93,16 @@ class Record:
 
 
 def split_records(data):
-    """The well-formed records of DATA, with each record's start offset."""
-    records, starts, pos = [], [], 0
+    """The well-formed records of DATA."""
+    records, pos = [], 0
     while pos < len(data):
         m = HEADER_RE.match(data, pos)
         if not m:
             break
         end = m.end() + int(m.group(2))
         records.append(Record(m.group(1), data[m.end():end]))
-        starts.append(pos)
         pos = end
-    return records, starts
+    return records
 
 
 def join(records):
@@ -491,7 +491,6 @@ def damage(records, rng, clustered, long_run):
 
 
 def _uuid(rng):
-    import uuid
     return uuid.UUID(int=rng.getrandbits(128), version=4)
 
 
@@ -608,13 +607,18 @@ def documented(steps, fns=None):
     return [(name, fix(r)) for name, r in steps]
 
 
+def log_errors(text):
+    """The messages of the ERR and EMER lines of the log TEXT."""
+    return [ln.split("|", 4)[-1] for ln in text.splitlines()
+            if re.search(r"\|(ERR|EMER)\|", ln)]
+
+
 def error_line(stderr, logfile=None):
     """The first error a program or its log gave, masked."""
     lines = []
     if logfile and os.path.exists(logfile):
         with open(logfile, errors="replace") as f:
-            lines = [ln.split("|", 4)[-1] for ln in f
-                     if re.search(r"\|(ERR|EMER)\|", ln)]
+            lines = log_errors(f.read())
     if not lines:
         lines = [ln for ln in stderr.decode(errors="replace").splitlines()
                  if ln.strip() and not re.search(r"\|(INFO|DBG|WARN)\|", ln)]
@@ -668,6 +672,7 @@ class Server:
         self.sock = os.path.join(d, "sock")
         self.ctl = os.path.join(d, "ctl")
         self.log = os.path.join(d, "log")
+        self.log_pos = 0        # How much of the log new_errors() read.
 
     def new_errors(self):
         """The errors it logged since the last call, masked, each once: how
@@ -676,12 +681,10 @@ class Server:
         if not os.path.exists(self.log):
             return []
         with open(self.log, "rb") as f:
-            f.seek(getattr(self, "log_pos", 0))
-            text = f.read()
+            f.seek(self.log_pos)
+            text = f.read().decode(errors="replace")
             self.log_pos = f.tell()
-        errors = [mask(ln.split(b"|", 4)[-1]) for ln in text.splitlines()
-                  if re.search(rb"\|(ERR|EMER)\|", ln)]
-        return list(dict.fromkeys(errors))
+        return list(dict.fromkeys(mask(e) for e in log_errors(text)))
 
     def start(self):
         """None once it answers, or the outcome of its failure."""
@@ -766,7 +769,6 @@ def server_steps(side, d, db, known, clustered):
                 continue
             break
         steps.append((name, r))
-        return r["status"] == "ok"
 
     def start(name):
         r = s.start()
@@ -828,13 +830,13 @@ def tool_steps(side, d, db, known, clustered):
 
 
 def run_case(side, work, name, data, clustered):
+    """SIDE's steps on the case NAME, whose file is DATA (CASE_UUIDS names
+    its UUIDs)."""
     d = os.path.join(work, name, side.name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     db = os.path.join(d, "db")
-    known = set(UUID_RE.findall(data.decode(errors="replace")))
-    CASE_UUIDS.clear()
-    CASE_UUIDS.update(uuid_names(data))
+    known = CASE_UUIDS
     with open(db, "wb") as f:
         f.write(data)
     steps = tool_steps(side, d, db, known, clustered)
@@ -936,7 +938,7 @@ def main():
     base = make_base(a, args.work, args.schema, args.clustered,
                      (1 << 20) if args.long else 4000,
                      random.Random(args.seed * 7919 + 1))
-    records, _ = split_records(base)
+    records = split_records(base)
     if join(records) != base:
         raise SystemExit("hostile: the new file is not a series of records")
     cases = damage(records, rng, args.clustered, args.long)
@@ -948,7 +950,7 @@ def main():
         cases = [c for k, c in enumerate(cases) if k == 0 or k in keep]
 
     kind = "clustered" if args.clustered else "standalone"
-    diffs = steps_compared = known = 0
+    diffs = steps_compared = n_documented = 0
     crashes = {"A": 0, "B": 0}
     t0 = time.time()
     for k, (name, data) in enumerate(cases):
@@ -956,6 +958,8 @@ def main():
             print("hostile: %s: %d of %d cases, %d differences (%d s)"
                   % (kind, k, len(cases), diffs, time.time() - t0),
                   file=sys.stderr, flush=True)
+        CASE_UUIDS.clear()
+        CASE_UUIDS.update(uuid_names(data))
         sa = run_case(a, args.work, name, data, args.clustered)
         sb = run_case(b, args.work, name, data, args.clustered)
         for side, steps in (("A", sa), ("B", sb)):
@@ -968,7 +972,7 @@ def main():
             shutil.rmtree(os.path.join(args.work, name), ignore_errors=True)
             continue
         if documented(sa) == documented(sb):
-            known += 1
+            n_documented += 1
             print("%s %s: same but for a documented difference: %s" % (
                 kind, name, "; ".join(
                     what for what, fn in DOCUMENTED
@@ -978,9 +982,9 @@ def main():
         diffs += 1
         print("DIFF %s %s (files in %s):" % (kind, name,
                                              os.path.join(args.work, name)))
-        for k in range(max(len(sa), len(sb))):
-            ra = sa[k] if k < len(sa) else ("-", {})
-            rb = sb[k] if k < len(sb) else ("-", {})
+        for j in range(max(len(sa), len(sb))):
+            ra = sa[j] if j < len(sa) else ("-", {})
+            rb = sb[j] if j < len(sb) else ("-", {})
             mark = "  " if ra == rb else "! "
             print("  %sA %s: %s" % (mark, ra[0], json.dumps(ra[1])[:300]))
             if ra != rb:
@@ -988,7 +992,7 @@ def main():
         sys.stdout.flush()
     print("hostile: %d %s cases, %d steps compared, %d differences, "
           "%d documented differences, %d crashes (A %d, B %d)"
-          % (len(cases), kind, steps_compared, diffs, known,
+          % (len(cases), kind, steps_compared, diffs, n_documented,
              crashes["A"] + crashes["B"], crashes["A"], crashes["B"]))
     sys.exit(1 if diffs else 0)
 
