@@ -51,13 +51,8 @@ uptime_total() {
 uptime_write_summary() {
     local out="$RESULTS_DIR/$1-$BASE-$STAMP.summary"
     mkdir -p "$RESULTS_DIR"
-    { uptime_summary_head "$1"; cat; } >"$out"
-    stage "$1: result in $out"
-}
-
-# uptime_summary_head KIND: the first lines of uptime_write_summary's file.
-uptime_summary_head() {
-    cat <<EOF
+    {
+        cat <<EOF
 kind=$1
 base=$BASE
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -65,4 +60,7 @@ reference=${BINDIR[A]#"$TOP/"}
 candidate=${BINDIR[B]#"$TOP/"}
 candidate_tree=$(git -C "${BINDIR[B]}" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null || echo unknown)
 EOF
+        cat
+    } >"$out"
+    stage "$1: result in $out"
 }
