@@ -12,6 +12,8 @@ set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=netns.sh
+. "$(dirname "${BASH_SOURCE[0]}")/netns.sh"
 
 usage() {
     cat <<EOF
@@ -29,6 +31,11 @@ transactions, and every member's file with both builds' ovsdb-tool.
   --seed N          the seed of the random choices (default 1)
   --relay           half of the transactions go through a relay server
                     (stock or patched) in front of the cluster
+  --partitions      each member in a network namespace of its own, raft
+                    over TCP on a private subnet between them, and links
+                    cut, members cut off and links made slow (tc netem,
+                    or tbf where the kernel has no netem) during the
+                    run, then healed (needs root and 'ip netns')
   --plant           halfway, delete an acknowledged row behind the run's
                     back (a lost commit): the run must find it
   --stock-defects   also compact or kill a member that is still joining:
@@ -48,6 +55,7 @@ EOF
 KILLS=20
 SEED=1
 RELAY=0
+PARTITIONS=0
 PROGRAMS="ovsdb/ovsdb-server ovsdb/ovsdb-tool ovsdb/ovsdb-client utilities/ovs-appctl"
 SCHEMA="$TOP/uptime/chaos.ovsschema"
 ROWS="$TOP/uptime/chaos-rows.py"
@@ -57,6 +65,7 @@ SELECT='["Chaos",{"op":"select","table":"T","where":[],"columns":["k","v","m"]}]
 parse_args() {
     parse_uptime_options chaos '
         --relay RELAY =1
+        --partitions PARTITIONS =1
         --kills KILLS uint1
         --seed SEED uint0' "$@"
 }
@@ -68,7 +77,8 @@ declare -A SIDE=() RAFT=() GEN=()
 # What happened, for the summary.
 declare -A COUNT=([kills]=0 [restarts]=0 [upgrades]=0 [downgrades]=0
                   [compactions]=0 [transfers]=0 [joins]=0 [acked]=0
-                  [refused]=0 [uncertain]=0)
+                  [refused]=0 [uncertain]=0 [stale]=0 [cuts]=0 [isolations]=0
+                  [slowdowns]=0 [heals]=0)
 
 note() { echo "$(date +%T) $*" >>"$W/events"; }
 db() { echo "$W/m$1.db"; }
@@ -77,12 +87,35 @@ up() { [ -f "$W/m$1.pid" ] && kill -0 "$(cat "$W/m$1.pid")" 2>/dev/null; }
 appctl() { local i=$1; shift; "$(side_bin A ovs-appctl)" -t "$W/m$i.ctl" "$@"; }
 client() { "$(side_bin A ovsdb-client)" "$@"; }
 
+# raft_addr SLOT: the raft address of SLOT's member of generation
+# GEN[SLOT]: a unix socket, or with --partitions a TCP port on the
+# member's own address.
+raft_addr() {
+    if [ "$PARTITIONS" = 1 ]; then
+        echo "tcp:$(netns_addr "$1"):$((6641 + ${GEN[$1]}))"
+    else
+        echo "unix:$W/m$1.${GEN[$1]}.raft"
+    fi
+}
+
+# in_ns SLOT COMMAND...: COMMAND, in SLOT's network namespace with
+# --partitions.
+in_ns() {
+    local i=$1
+    shift
+    if [ "$PARTITIONS" = 1 ]; then
+        netns_exec "$i" "$@"
+    else
+        "$@"
+    fi
+}
+
 # start SLOT: starts the member of SLOT on its side.  A member that does
 # not start ends the run: STOPPED says why.
 STOPPED=
 start() {
     local i=$1
-    "$(side_bin "${SIDE[$i]}" ovsdb-server)" --detach --no-chdir \
+    in_ns "$i" "$(side_bin "${SIDE[$i]}" ovsdb-server)" --detach --no-chdir \
         --pidfile="$W/m$i.pid" --log-file="$W/m$i.log" \
         --remote="punix:$W/m$i.sock" --unixctl="$W/m$i.ctl" "$(db "$i")" \
         >>"$LOG" 2>&1 && return 0
@@ -128,7 +161,7 @@ create_cluster() {
     for i in 1 2 3; do
         SIDE[$i]=$( [ $((RANDOM % 2)) -eq 0 ] && echo A || echo B)
         GEN[$i]=0
-        RAFT[$i]="unix:$W/m$i.0.raft"
+        RAFT[$i]=$(raft_addr "$i")
     done
     "$(side_bin "${SIDE[1]}" ovsdb-tool)" create-cluster "$(db 1)" "$SCHEMA" "${RAFT[1]}"
     for i in 2 3; do
@@ -208,10 +241,13 @@ transact() {
         STATE[$n]=acked
         [ "$kind" = delete ] || LIVE+=("$k")
     elif [ $rc -eq 0 ] && [[ $kind == delete && $out == *'"count":0'* ]]; then
-        # The insert of this row was acknowledged and nothing else deletes
-        # it: the row is lost.
-        STATE[$n]=acked
-        echo "key $k: its insert was acknowledged, but a delete found no row" >>"$W/broken"
+        # The insert of this row was acknowledged, but the member that ran
+        # the delete had not applied it yet (a follower that lags, or one
+        # cut off from the leader, answers from what it has): the delete
+        # changed nothing and commits nothing.  If the row was lost, the
+        # end state misses it and differs from the replay.
+        STATE[$n]=stale
+        LIVE+=("$k")
     elif [[ $out == *'Connection refused'* || $out == *'No such file'* ||
             $out == *'not yet available'* ]]; then
         # Never reached a server that could run it.
@@ -301,13 +337,52 @@ rejoin() {
     done
     mv "$(db "$i")" "$W/m$i.${GEN[$i]}.kicked.db"
     GEN[$i]=$((GEN[$i] + 1))
-    RAFT[$i]="unix:$W/m$i.${GEN[$i]}.raft"
+    RAFT[$i]=$(raft_addr "$i")
     SIDE[$i]=$( [ $((RANDOM % 2)) -eq 0 ] && echo A || echo B)
     "$(side_bin "${SIDE[$i]}" ovsdb-tool)" join-cluster "$(db "$i")" Chaos \
         "${RAFT[$i]}" "${RAFT[${others[0]}]}" "${RAFT[${others[1]}]}" >>"$LOG" 2>&1
     start "$i" || return 0
     COUNT[joins]=$((COUNT[joins] + 1))
     note "m$i kicked (sid $sid) and joined from scratch on ${SIDE[$i]}"
+}
+
+# network: with --partitions, heals a fault in place (half of the time,
+# if there is one) or makes a new one: a cut link, a member cut off from
+# both others, or a slow link.
+network() {
+    local faults=("${!NETNS_FAULTS[@]}") i j k
+    if [ ${#faults[@]} -gt 0 ] && [ $((RANDOM % 2)) -eq 0 ]; then
+        netns_heal "${faults[$((RANDOM % ${#faults[@]}))]}"
+        COUNT[heals]=$((COUNT[heals] + 1))
+        note "network: healed, $((${#faults[@]} - 1)) faults left"
+        return
+    fi
+    i=$((RANDOM % 3 + 1))
+    j=$((i % 3 + 1))
+    k=$((j % 3 + 1))
+    case $((RANDOM % 4)) in
+    0|1)
+        [ -z "${NETNS_FAULTS["cut $i $j"]:-}${NETNS_FAULTS["cut $j $i"]:-}" ] || return 0
+        netns_cut "$i" "$j"
+        COUNT[cuts]=$((COUNT[cuts] + 1))
+        note "network: m$i and m$j cut apart"
+        ;;
+    2)
+        [ -z "${NETNS_FAULTS["cut $i $j"]:-}${NETNS_FAULTS["cut $j $i"]:-}" ] &&
+            [ -z "${NETNS_FAULTS["cut $i $k"]:-}${NETNS_FAULTS["cut $k $i"]:-}" ] ||
+            return 0
+        netns_cut "$i" "$j"
+        netns_cut "$i" "$k"
+        COUNT[isolations]=$((COUNT[isolations] + 1))
+        note "network: m$i cut off from both others"
+        ;;
+    3)
+        [ -z "${NETNS_FAULTS["slow $i"]:-}" ] || return 0
+        netns_slow "$i"
+        COUNT[slowdowns]=$((COUNT[slowdowns] + 1))
+        note "network: m$i's link slow ($NETNS_SLOW)"
+        ;;
+    esac
 }
 
 # plant: deletes a row whose insert was acknowledged, through a running
@@ -336,8 +411,11 @@ run_chaos() {
            [ "${COUNT[kills]}" -ge $((KILLS / 2)) ] && plant; then
             planted=1
         fi
-        r=$((RANDOM % 100))
-        if [ $r -lt 50 ]; then
+        # With --partitions, one step in 9 is a network fault or a heal.
+        r=$((RANDOM % (PARTITIONS == 1 ? 112 : 100)))
+        if [ $r -ge 100 ]; then
+            network
+        elif [ $r -lt 50 ]; then
             transact; transact; transact
         elif [ $r -lt 70 ]; then
             kill_one
@@ -354,6 +432,10 @@ run_chaos() {
             stage "chaos: step $step, ${COUNT[kills]} of $KILLS kills, ${#TXN[@]} transactions"
         fi
     done
+    if [ "$PARTITIONS" = 1 ]; then
+        netns_heal_all
+        note "network: every fault healed"
+    fi
     [ -n "$STOPPED" ] || restart_down
 }
 
@@ -464,7 +546,7 @@ logged_faults() {
 
 # write_summary RESULT: the result file of a --record run.
 write_summary() {
-    local out="$RESULTS_DIR/chaos-$BASE$([ "$RELAY" = 0 ] || echo -relay)-$STAMP.summary"
+    local out="$RESULTS_DIR/chaos-$BASE$([ "$RELAY" = 0 ] || echo -relay)$([ "$PARTITIONS" = 0 ] || echo -partitions)-$STAMP.summary"
     mkdir -p "$RESULTS_DIR"
     {
         echo "kind=chaos"
@@ -475,8 +557,9 @@ write_summary() {
         echo "patched_tree=$(git -C "${BINDIR[B]}" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null || echo unknown)"
         echo "seed=$SEED"
         echo "relay=$([ "$RELAY" = 0 ] && echo no || echo "$RELAY_SIDE")"
+        echo "network=$([ "$PARTITIONS" = 0 ] && echo unix || echo "netns, slow links by $NETNS_SLOW")"
         local c
-        for c in kills restarts upgrades downgrades compactions transfers joins acked refused uncertain; do
+        for c in kills restarts upgrades downgrades compactions transfers joins acked refused uncertain stale cuts isolations slowdowns heals; do
             echo "$c=${COUNT[$c]}"
         done
         echo "transactions=${#TXN[@]}"
@@ -493,8 +576,13 @@ main() {
     uptime_run_dir chaos W
     : >"$W/broken"
     RANDOM=$SEED
+    trap 'for i in 1 2 3; do stop $i KILL; done; [ ! -f "$W/relay.pid" ] || kill "$(cat "$W/relay.pid")" 2>/dev/null || true; netns_teardown' EXIT
+    if [ "$PARTITIONS" = 1 ]; then
+        netns_setup 3
+        netns_selfcheck
+        stage "chaos: members in namespaces $(netns_name 1) to $(netns_name 3), on $NETNS_SUBNET.0/24, slow links by $NETNS_SLOW"
+    fi
     sides_find chaos "$BASE" "${CHAOS_BINDIRS:-}" "$PROGRAMS"
-    trap 'for i in 1 2 3; do stop $i KILL; done; [ ! -f "$W/relay.pid" ] || kill "$(cat "$W/relay.pid")" 2>/dev/null || true' EXIT
     stage "chaos: a 3-member cluster in $W"
     create_cluster
     RELAY_SIDE=
@@ -523,12 +611,13 @@ main() {
         stop "$i" TERM
     done
     trap - EXIT
+    netns_teardown
     local faults
     faults=$(logged_faults)
     [ -z "$faults" ] || fails+=("a server logged: $faults")
     local out
     [ -n "$STOPPED" ] || out=$(check_files) || fails+=("$out")
-    echo "chaos: ${COUNT[kills]} kills, ${COUNT[restarts]} restarts (${COUNT[upgrades]} to patched, ${COUNT[downgrades]} to stock), ${COUNT[joins]} joins from scratch, ${COUNT[compactions]} compactions, ${COUNT[transfers]} leadership transfers; ${#TXN[@]} transactions: ${COUNT[acked]} acknowledged, ${COUNT[refused]} refused, ${COUNT[uncertain]} uncertain; $(wc -l <"$W/rows.replay") rows at the end, $LOST lost or divergent"
+    echo "chaos: ${COUNT[kills]} kills, ${COUNT[restarts]} restarts (${COUNT[upgrades]} to patched, ${COUNT[downgrades]} to stock), ${COUNT[joins]} joins from scratch, ${COUNT[compactions]} compactions, ${COUNT[transfers]} leadership transfers$([ "$PARTITIONS" = 0 ] || echo ", ${COUNT[cuts]} links cut, ${COUNT[isolations]} members cut off, ${COUNT[slowdowns]} slow links, ${COUNT[heals]} heals"); ${#TXN[@]} transactions: ${COUNT[acked]} acknowledged, ${COUNT[refused]} refused, ${COUNT[uncertain]} uncertain, ${COUNT[stale]} deletes that a lagging member found nothing to do for; $(wc -l <"$W/rows.replay") rows at the end, $LOST lost or divergent"
     local result=pass f
     for f in "${fails[@]}"; do
         echo "FAIL: $f"
