@@ -34,8 +34,10 @@ else
     fail "8 kills in a mixed cluster" "exit $rc; $(grep -E '^(FAIL|chaos:)' "$S/run.out" | tr '\n' ' ')"
 fi
 
-# Members in network namespaces need root and 'ip netns'; where there are
-# none, the option must say so in one line.
+# Members in network namespaces need root and 'ip netns' (iproute2, which
+# the run installs); where there are none, the option must say so in one
+# line.
+need_pkgs iproute2
 if ip netns add "ojp-probe-$$" 2>/dev/null; then
     ip netns del "ojp-probe-$$"
     stage "t-chaos: 6 kills with the members in network namespaces, links cut and healed"

@@ -39,6 +39,7 @@ netns_exec() {
 # this machine cannot make network namespaces.
 netns_setup() {
     local n=$1 i out hub
+    need_pkgs iproute2
     NETNS_PREFIX="ojp$$"
     hub=$(netns_name hub)
     out=$(ip netns add "$hub" 2>&1) ||
