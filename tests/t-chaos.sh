@@ -45,10 +45,13 @@ if ip netns add "ojp-probe-$$" 2>/dev/null; then
     "$TOP/build.sh" chaos --kills 6 --partitions --seed 2 --record \
         --results-dir "$S/results-net" >"$S/net.out" 2>&1 || rc=$?
     sum=$(find "$S/results-net" -name "chaos-$DEFAULT_BASE-partitions-*.summary" 2>/dev/null | head -n1)
+    # The run's namespaces, as it names them ("in namespaces ojpPID-1 to
+    # ..."), must be gone once it ends.
+    ns=$(sed -n 's/.* in namespaces \(ojp[0-9]*\)-1 to .*/\1/p' "$S/net.out" | head -n1)
     if [ $rc -eq 0 ] && [ -n "$sum" ] && [ "$(field result "$sum")" = pass ] &&
        [ "$(field lost_or_divergent "$sum")" = 0 ] &&
        [ $(( $(field cuts "$sum") + $(field isolations "$sum") )) -ge 1 ] &&
-       [ -z "$(ip netns list | grep '^ojp[0-9]*-' || true)" ]; then
+       [ -n "$ns" ] && ! ip netns list | grep -q "^$ns-"; then
         ok "partitions: $(field cuts "$sum") links cut, $(field isolations "$sum") members cut off, $(field heals "$sum") heals, 0 lost; the namespaces are gone"
     else
         fail "partitions" "exit $rc; $(grep -E '^(FAIL|chaos:)' "$S/net.out" | tr '\n' ' ')"
