@@ -527,7 +527,7 @@ replaced_only() {
     # shellcheck disable=SC2086
     /usr/bin/python3 "$TOP/uptime/chaos-replaced.py" "$(db "$i")" $keys >/dev/null ||
         return 1
-    echo "$side's ovsdb-tool, m$i's file: rows $(echo $keys) of replaced entries" >>"$W/tool-defects"
+    echo "$side's ovsdb-tool, m$i's file: rows ${keys//$'\n'/ } of replaced entries" >>"$W/tool-defects"
 }
 
 # check_files: with the members stopped, each build's ovsdb-tool checks
