@@ -187,11 +187,8 @@ stock_changed_deps() {
     # A header that the series only adds lines to (3.5.0's
     # dynamic-string.h gains ds_put_uuid()) does not change what an
     # unchanged helper compiled against it does: it does not count.
-    changed=$(git -C "$BUILD/ovs-$BASE" diff --name-only "base/$BASE" \
-        "ovs-json-perf/$BASE" | while read -r f; do
-            [[ $f == *.h ]] && ! git -C "$BUILD/ovs-$BASE" diff "base/$BASE" \
-                "ovs-json-perf/$BASE" -- "$f" | grep -qE '^-($|[^-])' || echo "$f"
-        done)
+    changed=$(git -C "$BUILD/ovs-$BASE" diff --numstat "base/$BASE" \
+        "ovs-json-perf/$BASE" | awk '$2 != 0 || $3 !~ /\.h$/ { print $3 }')
     # "SYMBOL MEMBER" for every function and object the library defines.
     nm -A --defined-only "$lib" 2>/dev/null |
         awk '$(NF-1) ~ /^[TDBRW]$/ { split($1, a, ":"); print $NF, a[2] }' >"$defs"

@@ -41,7 +41,8 @@ def table_rows(entry):
 def main():
     data = open(sys.argv[1], "rb").read()
     wanted = sys.argv[2:]
-    # Each entry, with whether a later record replaced it.
+    # Each entry's rows of table T, with whether a later record replaced
+    # the entry.
     entries = []
     for rec in list(records(data))[1:]:
         if "index" not in rec or "term" not in rec:
@@ -49,28 +50,29 @@ def main():
         for e in entries:
             if e["index"] >= rec["index"] and e["term"] != rec["term"]:
                 e["replaced"] = True
-        entries.append(dict(rec, replaced=False))
+        entries.append({"index": rec["index"], "term": rec["term"],
+                        "rows": table_rows(rec), "replaced": False})
     uuid_of = {}
     for e in entries:
-        for uuid, row in table_rows(e).items():
+        for uuid, row in e["rows"].items():
             if isinstance(row, dict) and "k" in row:
                 uuid_of[row["k"]] = uuid
 
     def only_in_replaced(matches):
-        kinds = {e["replaced"] for e in entries if matches(e)}
+        kinds = {e["replaced"] for e in entries if matches(e["rows"])}
         return kinds == {True}
 
     found = []
     for w in wanted:
         k = int(w[1:])
         if w[0] == "+":
-            ok = only_in_replaced(lambda e: any(
+            ok = only_in_replaced(lambda rows: any(
                 isinstance(r, dict) and r.get("k") == k
-                for r in table_rows(e).values()))
+                for r in rows.values()))
         else:
             u = uuid_of.get(k)
             ok = u is not None and only_in_replaced(
-                lambda e: u in table_rows(e) and table_rows(e)[u] is None)
+                lambda rows: u in rows and rows[u] is None)
         if ok:
             found.append(w)
     print(" ".join(found))

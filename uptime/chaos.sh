@@ -362,15 +362,13 @@ network() {
     k=$((j % 3 + 1))
     case $((RANDOM % 4)) in
     0|1)
-        [ -z "${NETNS_FAULTS["cut $i $j"]:-}${NETNS_FAULTS["cut $j $i"]:-}" ] || return 0
+        ! netns_is_cut "$i" "$j" || return 0
         netns_cut "$i" "$j"
         COUNT[cuts]=$((COUNT[cuts] + 1))
         note "network: m$i and m$j cut apart"
         ;;
     2)
-        [ -z "${NETNS_FAULTS["cut $i $j"]:-}${NETNS_FAULTS["cut $j $i"]:-}" ] &&
-            [ -z "${NETNS_FAULTS["cut $i $k"]:-}${NETNS_FAULTS["cut $k $i"]:-}" ] ||
-            return 0
+        ! netns_is_cut "$i" "$j" && ! netns_is_cut "$i" "$k" || return 0
         netns_cut "$i" "$j"
         netns_cut "$i" "$k"
         COUNT[isolations]=$((COUNT[isolations] + 1))

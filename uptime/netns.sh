@@ -89,6 +89,11 @@ netns_cut() {
     NETNS_FAULTS["cut $1 $2"]=1
 }
 
+# netns_is_cut I J: members I and J are cut apart, by either's cut.
+netns_is_cut() {
+    [ -n "${NETNS_FAULTS["cut $1 $2"]:-}${NETNS_FAULTS["cut $2 $1"]:-}" ]
+}
+
 # netns_slow I: member I's link delays every packet by 50 to 150 ms and
 # loses 10 % of them (netem), or carries 256 kbit/s and drops what would
 # wait more than 200 ms (tbf).

@@ -108,7 +108,7 @@ report_rows() {
         echo "OVN: regressions against stock|$(val regressions)"
         ;;
     chaos)
-        echo "chaos: kills, lost or divergent|$(val kills), $(val lost_or_divergent) ($(val acked) acknowledged; $(val upgrades) restarts to patched, $(val downgrades) to stock; relay $(val relay); network $(val network)$([ -n "$(val network)" ] || echo unix))"
+        echo "chaos: kills, lost or divergent|$(val kills), $(val lost_or_divergent) ($(val acked) acknowledged; $(val upgrades) restarts to patched, $(val downgrades) to stock; relay $(val relay); network $(val network | grep . || echo unix))"
         echo "chaos: result|$(val result)"
         ;;
     soak)
