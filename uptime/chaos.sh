@@ -596,6 +596,9 @@ main() {
     : >"$W/broken"
     RANDOM=$SEED
     trap 'for i in 1 2 3; do stop $i KILL; done; [ ! -f "$W/relay.pid" ] || kill "$(cat "$W/relay.pid")" 2>/dev/null || true; netns_teardown' EXIT
+    # A signal ends the run through the EXIT trap: no member, relay or
+    # namespace is left behind.
+    trap 'exit 130' INT TERM HUP
     if [ "$PARTITIONS" = 1 ]; then
         netns_setup 3
         netns_selfcheck
@@ -629,7 +632,7 @@ main() {
     for i in 1 2 3; do
         stop "$i" TERM
     done
-    trap - EXIT
+    trap - EXIT INT TERM HUP
     netns_teardown
     local faults
     faults=$(logged_faults)
