@@ -20,10 +20,12 @@ unfold_headers() {
 
 # The series directory and subject of each patch patches/<base>/series
 # lists, as "DIR<TAB>SUBJECT" lines in series order.  DIR is "." for a
-# patch at the top of patches/<base>/.
+# patch at the top of patches/<base>/.  A listed patch whose file is gone
+# (renamed or removed by hand) has no subject: it is left out.
 series_subjects() {
     local p dir
     for p in $(series_patches "$1"); do
+        [ -f "$PATCHES/$1/$p" ] || continue
         dir=$(dirname "$p")
         printf '%s\t%s\n' "$dir" "$(patch_subject "$PATCHES/$1/$p")"
     done
