@@ -135,7 +135,14 @@ t_managed_work() {
     # Exported, the commit is kept in patches/: re-apply goes ahead.
     mkdir -p "$SCRATCH/exported"
     cp -a "$TOP/patches/3.5.0" "$SCRATCH/exported/"
+    # A patch renamed by hand: the series still lists a file that is gone.
+    rm "$SCRATCH/exported/3.5.0/$(tail -n1 "$SCRATCH/exported/3.5.0/series")"
     OVS_JSON_PERF_BUILD="$b" OVS_JSON_PERF_PATCHES="$SCRATCH/exported" bs export --base 3.5.0
+    if [ "$RC" -eq 0 ] && [ -f "$SCRATCH/exported/3.5.0/$(tail -n1 "$SCRATCH/exported/3.5.0/series")" ]; then
+        pass "export writes the series again when a patch file it lists is gone"
+    else
+        failed "export with a patch file gone" "exit $RC: $ERR $(tail -n2 "$SCRATCH/err")"
+    fi
     git -C "$t" config ovs-json-perf.3.5.0.series stale
     OVS_JSON_PERF_BUILD="$b" OVS_JSON_PERF_PATCHES="$SCRATCH/exported" bs apply --base 3.5.0
     n=$(git -C "$t" rev-list --count base/3.5.0..HEAD)
