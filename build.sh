@@ -22,7 +22,8 @@ usage: ./build.sh [VERB] [OPTIONS]
   check [--base B | --ovs-src DIR] [-- TESTSUITEFLAGS...]
                              make check in the patched tree
   check --record [--base B] [-- TESTSUITEFLAGS...]
-                             apply, build and check; the result in
+                             apply, build and check (by default with
+                             CI's selection); the result in
                              bench/results/ stands for CI's build and
                              check of exactly that tree
   check --sanitize|--valgrind [--base B | --ovs-src DIR] [-- SELECTION...]

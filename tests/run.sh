@@ -61,12 +61,10 @@ step() {
 export FUZZ_SECONDS=${FUZZ_SECONDS:-15}
 export LIBJSON_FUZZ_SECONDS=${LIBJSON_FUZZ_SECONDS:-15}
 
-# Check selections for the patched trees: all json, monitor and library
-# tests, plus the ovsdb tests that exercise json heavily (data, execution,
-# server, idl in C), and the streaming load tests of 4.0.0.  CHECK_FLAGS
-# overrides it.
-[ -z "${CHECK_FLAGS:-}" ] || CHECK_FLAGS_GIVEN=1
-CHECK_FLAGS=${CHECK_FLAGS:-"-j$(nproc) -k json -k monitor -k library -k ovsdb-data -k ovsdb-execute -k streaming"}
+# Check selections for the patched trees: ci_check_flags (scripts/lib/
+# build.sh), which ./build.sh check --record also takes.  CHECK_FLAGS
+# overrides it for every base.
+CHECK_FLAGS=${CHECK_FLAGS:-}
 
 checkpatch_all() {
     local tree=$1 base=$2 p rc=0
@@ -95,20 +93,10 @@ detect_has() {
     grep -qE "^ *$2 +yes" <<<"$out"
 }
 
-# A base whose series is json-inline alone (3.1.0) changes no monitor or
-# storage code: its selection leaves out the monitor and streaming tests,
-# which are most of the time (they run on the bases that patch them).
-JSON_ONLY_CHECK_FLAGS="-j$(nproc) -k json -k library -k ovsdb-data -k ovsdb-execute"
-
-# check_flags BASE: the selection for BASE: CHECK_FLAGS if it was given or
-# if the series has more than json-inline, else JSON_ONLY_CHECK_FLAGS.
+# check_flags BASE: the selection for BASE: CHECK_FLAGS if it was given,
+# else ci_check_flags BASE.
 check_flags() {
-    if [ -z "${CHECK_FLAGS_GIVEN:-}" ] && [ -s "$PATCHES/$1/series" ] &&
-       ! grep -qv '^json-inline/' "$PATCHES/$1/series"; then
-        echo "$JSON_ONLY_CHECK_FLAGS"
-    else
-        echo "$CHECK_FLAGS"
-    fi
+    if [ -n "$CHECK_FLAGS" ]; then echo "$CHECK_FLAGS"; else ci_check_flags "$1"; fi
 }
 
 # check_selection BASE FLAGS...: make check with FLAGS on the patched BASE.  A few
