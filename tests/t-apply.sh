@@ -188,9 +188,26 @@ t_managed_reapply() {
     rm -rf "$b"
 }
 
+# export carries a cover letter's text over without its shortlog, also when
+# the last export's commits had two authors (two "Author (N):" blocks), and
+# keeps a line of the text that looks like one.
+t_cover_body() {
+    local f="$SCRATCH/cover.patch" got
+    printf '%s\n' 'From abc Mon Sep 17 00:00:00 2001' 'Subject: [PATCH 0/2] x' '' \
+        'Text.' 'Results (3):' '  an indented line of the text' '' 'More text.' '' \
+        'A B (1):' '  one' '' 'C D (1):' '  two' '' ' f | 1 +' >"$f"
+    got=$(bash -c '. "$1/scripts/lib/common.sh"; . "$1/scripts/lib/export.sh"; cover_body "$2"' _ "$TOP" "$f")
+    if [ "$got" = "$(printf '%s\n' 'Text.' 'Results (3):' '  an indented line of the text' '' 'More text.')" ]; then
+        pass "export keeps a cover letter's text without the shortlog of two authors"
+    else
+        failed "cover letter text" "got: $(tr '\n' '|' <<<"$got")"
+    fi
+}
+
 # The cases, in order; the closing line.
 main() {
     make_series 3.5.0 "$SCRATCH/series"
+    t_cover_body
     t_managed_work
     t_managed_am
     t_managed_rollback

@@ -50,7 +50,8 @@ cover_subject() {
 }
 # The text ends before the shortlog: the last line "Author (N):" that a
 # line indented by two spaces follows (a line of the text may end in
-# "(N):" too).
+# "(N):" too), and the blocks of other authors just before it (one per
+# author; an export whose commits had two authors leaves two).
 cover_body() {
     awk 'NR > 1 && /^$/ && !hdr_done { hdr_done = 1; next }
          hdr_done { l[++n] = $0 }
@@ -59,6 +60,12 @@ cover_body() {
              for (i = 1; i < n; i++)
                  if (l[i] ~ /^[^ ].* \([0-9]+\):$/ && l[i + 1] ~ /^  [^ ]/)
                      end = i
+             while (end <= n && end > 2 && l[end - 1] == "") {
+                 k = end - 2
+                 while (k > 1 && l[k] ~ /^  [^ ]/) k--
+                 if (k < end - 2 && l[k] ~ /^[^ ].* \([0-9]+\):$/) end = k
+                 else break
+             }
              for (i = 1; i < end; i++) print l[i]
          }' "$1"
 }
