@@ -530,8 +530,10 @@ replaced_only() {
 
 # check_files: with the members stopped, each build's ovsdb-tool checks
 # the three files together and converts each to a standalone database
-# whose rows must be the replay's, but for rows of entries that a later
-# term replaced (replaced_only), a stock defect that is reported apart.
+# whose rows must be the replay's.  Stock's may differ in rows of entries
+# that a later term replaced (replaced_only), a stock defect that is
+# reported apart; the patched tool has the fix (ovsdb-fixes 0009), so any
+# difference in what it writes fails the run.
 check_files() {
     local side i rc=0
     for side in A B; do
@@ -547,7 +549,7 @@ check_files() {
             "$(side_bin "$side" ovsdb-tool)" query "$W/m$i.$side.standalone" "$SELECT" |
                 /usr/bin/python3 "$ROWS" >"$W/rows.m$i.$side" 2>>"$LOG" &&
             { cmp -s "$W/rows.m$i.$side" "$W/rows.replay" ||
-              replaced_only "$side" "$i"; } || {
+              { [ "$side" = A ] && replaced_only "$side" "$i"; }; } || {
                 echo "chaos: $side's ovsdb-tool does not read m$i's file (written last by ${SIDE[$i]}) as the replay"
                 rc=1
             }
