@@ -44,7 +44,10 @@ usage: ./build.sh bench monitor [--clients N] [--txns K] [--warmup W] [--base BA
                  each (default "1 10 120 250 500 1000"); --no-sweep skips it
   --sweep-txns   measured transactions per sweep run (default: --txns)
   --variants     builds to compare (default "before stock patched control");
-                 control needs the stock tree, which it then builds
+                 control needs the stock tree, which it then builds.  A
+                 series entry such as monitor-fanout/0003 is also a build:
+                 stock with the series up to and including that patch, for
+                 an ablation of the series patch by patch
   --conditional  clients monitor Logical_Flow, Port_Binding and MAC_Binding
                  with conditions (ovn-monitor-all=false), in groups of GROUP
                  clients with identical conditions, different between groups
@@ -134,10 +137,21 @@ esac
 read -r -a VARIANTS <<<"$VARIANTS_ARG"
 [ ${#VARIANTS[@]} -gt 0 ] || die "--variants is empty"
 declare -A SEEN
-for v in "${VARIANTS[@]}"; do
+# A series entry GROUP/NNNN is the variant GROUP-NNNN (a name that file
+# names and result keys can hold); UPTO[GROUP-NNNN] is its last patch.
+declare -A UPTO
+for i in "${!VARIANTS[@]}"; do
+    v=${VARIANTS[$i]}
     case $v in
     before|stock|patched|control) ;;
-    *) die "unknown variant '$v' (before, stock, patched or control)" ;;
+    */[0-9][0-9][0-9][0-9])
+        entry=$(series_patches "$BASE" | grep -m1 "^$v-") ||
+            die "variant '$v' is not an entry of patches/$BASE/series"
+        v=${v//\//-}
+        VARIANTS[$i]=$v
+        UPTO[$v]=$entry
+        ;;
+    *) die "unknown variant '$v' (before, stock, patched, control or a series entry GROUP/NNNN)" ;;
     esac
     [ -z "${SEEN[$v]:-}" ] || die "variant '$v' given twice"
     SEEN[$v]=1
@@ -257,7 +271,9 @@ declare -A TREE
 for v in "${SERVERS[@]}"; do
     case $v in
     before) bench_tree "$BASE" before "$BEFORE_PATCH" ;;
-    *) bench_tree "$BASE" "$v" ;;
+    stock|patched) bench_tree "$BASE" "$v" ;;
+    *) mapfile -t upto < <(bench_series_files "$BASE" | sed "\|/${UPTO[$v]}\$|q")
+       bench_tree "$BASE" "$v" "${upto[@]}" ;;
     esac
     TREE[$v]=$(bench_tree_dir "$BASE" "$v")
     bench_tree_bin "${TREE[$v]}" ovsdb/ovsdb-server >/dev/null
@@ -712,8 +728,15 @@ label() {
     stock) echo Stock ;;
     patched) echo Patched ;;
     control) echo Control ;;
+    *) echo "$1" ;;
     esac
 }
+
+# The width of the label column of the tables.
+LW=7
+for v in "${VARIANTS[@]}"; do
+    [ ${#v} -le "$LW" ] || LW=${#v}
+done
 
 report() {
     local v s
@@ -751,10 +774,10 @@ report() {
         fi
     fi
     echo
-    printf '%-9s %12s %10s %22s %14s\n' "" "server CPU" "wall" "fan-out per txn (ms)" "initial: CPU"
-    printf '%-9s %12s %10s %22s %14s\n' "" "(s)" "(s)" "median      p95" "(s)"
+    printf "%-$((LW + 2))s"' %12s %10s %22s %14s\n' "" "server CPU" "wall" "fan-out per txn (ms)" "initial: CPU"
+    printf "%-$((LW + 2))s"' %12s %10s %22s %14s\n' "" "(s)" "(s)" "median      p95" "(s)"
     for v in "${VARIANTS[@]}"; do
-        printf '  %-7s %12.3f %10.2f %11.1f %10.1f %14.2f\n' "$(label "$v")" \
+        printf "  %-${LW}s"' %12.3f %10.2f %11.1f %10.1f %14.2f\n' "$(label "$v")" \
             "${CPU[$v]}" "${WALL[$v]}" "${FANMED[$v]}" "${FAN95[$v]}" "${INIT_CPU[$v]}"
     done
     echo
@@ -767,7 +790,7 @@ report() {
     echo
     echo "Peak server RSS during the workload (VmHWM, reset when it starts):"
     for v in "${VARIANTS[@]}"; do
-        printf '  %-7s %10s\n' "$(label "$v")" "$(fmt_bytes "$(awk -v k="${RSS[$v]}" 'BEGIN { printf "%.0f", k * 1024 }')")"
+        printf "  %-${LW}s"' %10s\n' "$(label "$v")" "$(fmt_bytes "$(awk -v k="${RSS[$v]}" 'BEGIN { printf "%.0f", k * 1024 }')")"
     done
     if [ -n "${RSS[stock]:-}" ] && [ -n "${RSS[patched]:-}" ]; then
         echo "  peak RSS, patched vs stock:    $(change "${RSS[stock]}" "${RSS[patched]}")%"
@@ -777,15 +800,15 @@ report() {
     echo "(poll_create_node), per client and transaction: about the passes"
     echo "of the main loop per transaction:"
     for v in "${VARIANTS[@]}"; do
-        printf '  %-7s %10s\n' "$(label "$v")" "$(awk -v x="${NODES[$v]}" -v n="$CLIENTS" -v k="$TXNS" 'BEGIN { if (x == "nan" || x == "") print "-"; else printf "%.1f", x / n / k }')"
+        printf "  %-${LW}s"' %10s\n' "$(label "$v")" "$(awk -v x="${NODES[$v]}" -v n="$CLIENTS" -v k="$TXNS" 'BEGIN { if (x == "nan" || x == "") print "-"; else printf "%.1f", x / n / k }')"
     done
     echo
     echo "Per transaction, from the server's coverage counters (medians; \"-\""
     echo "where the server lacks the counter): passes of the main loop, sessions"
     echo "that they ran and sessions that they waited for:"
-    printf '  %-7s %10s %12s %15s\n' "" passes "sessions run" "sessions waited"
+    printf "  %-${LW}s"' %10s %12s %15s\n' "" passes "sessions run" "sessions waited"
     for v in "${VARIANTS[@]}"; do
-        printf '  %-7s %10s %12s %15s\n' "$(label "$v")" \
+        printf "  %-${LW}s"' %10s %12s %15s\n' "$(label "$v")" \
             "$(per_txn "${PASSES[$v]}")" "$(per_txn "${SRUN[$v]}")" "$(per_txn "${SWAITED[$v]}")"
     done
     echo
@@ -799,7 +822,7 @@ report() {
         s=$(poll_stats ${POLLS[$v]})
         # shellcheck disable=SC2086
         set -- $s
-        printf '  %-7s %5s %6s %6s %8s %7s %10s\n' "$(label "$v")" "$1" "$2" "$3" "$4" "$5" "$6"
+        printf "  %-${LW}s"' %5s %6s %6s %8s %7s %10s\n' "$(label "$v")" "$1" "$2" "$3" "$4" "$5" "$6"
     done
     echo
     cat "$RUNDIR/main-stats.txt"

@@ -29,6 +29,10 @@ expect_error bad-clients "--clients must be at most 1000" bench monitor --client
 expect_error bad-txns "--txns needs a positive integer" bench monitor --txns 0
 expect_error bad-variant "unknown variant 'after'" bench monitor --variants "stock after"
 expect_error bad-variant-twice "variant 'stock' given twice" bench monitor --variants "stock stock"
+expect_error bad-variant-entry "variant 'monitor-fanout/9999' is not an entry of patches/4.0.0/series" \
+    bench monitor --base 4.0.0 --variants "stock monitor-fanout/9999"
+expect_error bad-variant-entry-twice "variant 'monitor-fanout-0001' given twice" \
+    bench monitor --base 4.0.0 --variants "monitor-fanout/0001 monitor-fanout/0001"
 expect_error bad-option "unknown option '--bogus'" bench monitor --bogus
 expect_error bad-conditional "--conditional needs a positive integer" bench monitor --conditional x
 expect_error bad-warmup "--warmup needs a non-negative integer" bench monitor --warmup -1
@@ -53,12 +57,14 @@ fi
 # CPU per transaction: before 10 + 0.5 n ms, stock 2 + 0.1 n, patched
 # 1 + 0.02 n (run 1) and 1 + 0.04 n (run 2), control 0.01 n; peak RSS
 # stock 1000 n kB, patched 100 n; long polls: stock 1500 ms at 1000
-# clients in run 2, and 900 ms (not over 1000) in run 1.
+# clients in run 2, and 900 ms (not over 1000) in run 1.  A build of the
+# series up to one patch, monitor-fanout-0001: 1 + 0.05 n.
 mkdir -p "$WORK/fake"
 for n in 1 120 1000; do
     for r in 1 2; do
-        for v in before stock patched control; do
+        for v in before stock patched control monitor-fanout-0001; do
             case $v in
+            monitor-fanout-0001) ms=$(awk -v n="$n" 'BEGIN { print 1 + 0.05 * n }') ;;
             before) ms=$(awk -v n="$n" 'BEGIN { print 10 + 0.5 * n }') ;;
             stock) ms=$(awk -v n="$n" 'BEGIN { print 2 + 0.1 * n }') ;;
             patched) ms=$(awk -v n="$n" -v r="$r" 'BEGIN { print 1 + 0.02 * r * n }') ;;
@@ -76,8 +82,8 @@ for n in 1 120 1000; do
     done
 done
 if "$PY" "$TOP/bench/monitor/sweep-report.py" "$WORK/fake" "$WORK/fake/out" \
-        --variants "before stock patched control" --points "1 120 1000" \
-        --runs 2 --txns 4 --name sweep >"$WORK/fake/err" 2>&1 &&
+        --variants "before stock patched control monitor-fanout-0001" \
+        --points "1 120 1000" --runs 2 --txns 4 --name sweep >"$WORK/fake/err" 2>&1 &&
    "$PY" - "$WORK/fake/out.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -98,6 +104,9 @@ assert close(rat["median"], 31 / 102), rat
 assert p[1000]["stock"]["long_polls_over_1000ms"] == 1, p[1000]["stock"]
 assert p[1000]["stock"]["long_polls_max_ms"] == 1500
 assert close(p[120]["ratio_rss_patched_stock"]["median"], 0.1)
+rat = p[1000]["ratio_monitor-fanout-0001_stock"]
+assert close(rat["median"], 51 / 102) and close(rat["max"], 51 / 102), rat
+assert "ratio_before_stock" not in p[1000], p[1000]
 assert p[120]["stock"]["peak_rss_kb_stats"]["median"] == 120000
 EOF
 then

@@ -13,7 +13,9 @@ Per variant and point: server CPU per transaction (median, min, max of the
 runs), peak server RSS (VmHWM during the workload: median and max), the
 "Unreasonably long" poll intervals over 1000 ms (count, all runs), and
 paired ratios patched/stock and control/patched (run r of one with run r of
-the other, which ran next to each other): median, min, max.  Over the
+the other, which ran next to each other): median, min, max; a build of the
+series up to one of its patches (a variant named GROUP-NNNN) gets its
+ratio to stock too.  Over the
 points: the marginal CPU per client (least-squares slope of the CPU per
 transaction of every run against the number of clients) of every variant,
 patched's slope against control's, and CPU(largest point)/CPU(120) against
@@ -27,6 +29,10 @@ import sys
 LABEL = {"before": "Before", "stock": "Stock", "patched": "Patched",
          "control": "Control"}
 LONG_POLL_MS = 1000
+
+
+def label(v):
+    return LABEL.get(v, v)
 
 
 def read_run(path):
@@ -102,7 +108,9 @@ def main():
                 "long_polls_over_1000ms": sum(ms > LONG_POLL_MS for ms in polls),
                 "long_polls_max_ms": max(polls) if polls else None,
             }
-        for num_v, den_v in (("patched", "stock"), ("control", "patched")):
+        pairs = [(v, "stock") for v in variants if v not in LABEL]
+        pairs += [("patched", "stock"), ("control", "patched")]
+        for num_v, den_v in pairs:
             if num_v in variants and den_v in variants:
                 ratios = [x / y if y > 0 else None for x, y in
                           zip(cpu_runs[num_v, n], cpu_runs[den_v, n])]
@@ -151,35 +159,43 @@ def main():
     print("%s: server CPU per transaction (ms), median of %d runs in "
           "alternating order [min-max]:" % (what, a.runs), file=w)
     print(file=w)
-    head = "  %7s" % "clients" + "".join(" %20s" % LABEL[v] for v in variants)
-    ratio_heads = [k for k in ("ratio_patched_stock", "ratio_control_patched")
-                   if k in out["points"][0]]
+    ratio_heads = [k for k in out["points"][0] if k.startswith("ratio_")
+                   and not k.startswith("ratio_rss_")]
+    cw = max([20] + [len(label(v)) for v in variants]
+             + [len(k) - 6 for k in ratio_heads])
+    head = "  %7s" % "clients" + "".join(" %*s" % (cw, label(v))
+                                         for v in variants)
     for k in ratio_heads:
-        head += " %20s" % k[6:].replace("_", "/")
+        head += " %*s" % (cw, k[6:].replace("_", "/"))
     print(head, file=w)
     for pt in out["points"]:
         line = "  %7d" % pt["clients"]
         for v in variants:
             s = pt[v]["server_cpu_ms_per_txn_stats"]
-            line += " %20s" % ("%.1f [%.1f-%.1f]" % (s["median"], s["min"], s["max"]))
+            line += " %*s" % (cw, "%.1f [%.1f-%.1f]"
+                              % (s["median"], s["min"], s["max"]))
         for k in ratio_heads:
             r = pt[k]
-            line += " %20s" % ("%.2f [%.2f-%.2f]" % (r["median"], r["min"], r["max"])
-                               if "median" in r else "-")
+            line += " %*s" % (cw, "%.2f [%.2f-%.2f]"
+                              % (r["median"], r["min"], r["max"])
+                              if "median" in r else "-")
         print(line, file=w)
     print(file=w)
     print("Peak server RSS during the workload (MB, median of the runs), and "
           "poll intervals\nover %d ms (\"Unreasonably long\", count over all "
           "runs):" % LONG_POLL_MS, file=w)
     print(file=w)
-    print("  %7s" % "clients" + "".join(" %16s" % LABEL[v] for v in variants)
+    rw = max([16] + [len(label(v)) for v in variants])
+    print("  %7s" % "clients" + "".join(" %*s" % (rw, label(v))
+                                        for v in variants)
           + ("   patched/stock RSS" if "ratio_rss_patched_stock" in out["points"][0] else ""),
           file=w)
     for pt in out["points"]:
         line = "  %7d" % pt["clients"]
         for v in variants:
             s = pt[v]["peak_rss_kb_stats"]
-            line += " %16s" % ("%s MB, %d" % (fmt(s and s["median"] / 1024), pt[v]["long_polls_over_1000ms"]))
+            line += " %*s" % (rw, "%s MB, %d" % (fmt(s and s["median"] / 1024),
+                                                 pt[v]["long_polls_over_1000ms"]))
         if "ratio_rss_patched_stock" in pt:
             r = pt["ratio_rss_patched_stock"]
             line += "   %.2f" % r["median"] if r else "   -"
@@ -188,7 +204,7 @@ def main():
         print(file=w)
         print("Marginal server CPU per client (least-squares slope over all "
               "runs, ms per client\nper transaction):  " + ",  ".join(
-                  "%s %s" % (LABEL[v], fmt(s, "%.4f")) for v, s in
+                  "%s %s" % (label(v), fmt(s, "%.4f")) for v, s in
                   out["slope_ms_per_client_per_txn"].items()), file=w)
         if "slope_ratio_patched_control" in out:
             print("  patched / control: %.2f (target: at most 2)"
@@ -199,7 +215,7 @@ def main():
         print("CPU(%d clients) / CPU(%d clients), medians; linear is %.2f, "
               "the target at most %.2f:\n  " % (g["to"], g["from"], g["linear"],
                                                   g["limit_1_3x"])
-              + ",  ".join("%s %s" % (LABEL[v], fmt(g[v], "%.2f"))
+              + ",  ".join("%s %s" % (label(v), fmt(g[v], "%.2f"))
                            for v in variants), file=w)
     if w is not sys.stdout:
         w.close()
