@@ -753,6 +753,10 @@ report() {
     echo "medians of $RUNS runs in alternating order of builds."
     echo "before = the json cache holds unserialized json; patched = stock + $SERIES_N patch(es);"
     echo "control = monitor-control writing the bytes stock sent to the same clients."
+    for v in "${VARIANTS[@]}"; do
+        [ -z "${UPTO[$v]:-}" ] ||
+            echo "$v = stock + the series up to and including ${v%-*}/${v##*-} ($(bench_series_files "$BASE" | sed "\|/${UPTO[$v]}\$|q" | wc -l) patches);"
+    done
     echo "CPUs: $(pin_text)."
     if [ "$CONDITIONAL" = 0 ]; then
         echo "Updates: $(fmt_bytes "$REF_BYTES") per client in $(get "main-$FIRST-1" updates_per_client) updates, the same for every client and build;"
