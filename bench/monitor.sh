@@ -156,6 +156,10 @@ for i in "${!VARIANTS[@]}"; do
     [ -z "${SEEN[$v]:-}" ] || die "variant '$v' given twice"
     SEEN[$v]=1
 done
+# upto_files V: the patch files of series-entry variant V, in order.
+upto_files() {
+    bench_series_files "$BASE" | sed "\|/${UPTO[$1]}\$|q"
+}
 case $CPUS_ARG in
 auto|none) ;;
 *) [[ $CPUS_ARG =~ ^[0-9]+,[0-9]+(-[0-9]+)?$ ]] ||
@@ -272,7 +276,7 @@ for v in "${SERVERS[@]}"; do
     case $v in
     before) bench_tree "$BASE" before "$BEFORE_PATCH" ;;
     stock|patched) bench_tree "$BASE" "$v" ;;
-    *) mapfile -t upto < <(bench_series_files "$BASE" | sed "\|/${UPTO[$v]}\$|q")
+    *) mapfile -t upto < <(upto_files "$v")
        bench_tree "$BASE" "$v" "${upto[@]}" ;;
     esac
     TREE[$v]=$(bench_tree_dir "$BASE" "$v")
@@ -755,7 +759,7 @@ report() {
     echo "control = monitor-control writing the bytes stock sent to the same clients."
     for v in "${VARIANTS[@]}"; do
         [ -z "${UPTO[$v]:-}" ] ||
-            echo "$v = stock + the series up to and including ${v%-*}/${v##*-} ($(bench_series_files "$BASE" | sed "\|/${UPTO[$v]}\$|q" | wc -l) patches);"
+            echo "$v = stock + the series up to and including ${v%-*}/${v##*-} ($(upto_files "$v" | wc -l) patches);"
     done
     echo "CPUs: $(pin_text)."
     if [ "$CONDITIONAL" = 0 ]; then
