@@ -474,11 +474,13 @@ capture_for() {
 # times the passes before the patch that waits only for some sessions; the
 # passes of the main loop (poll_block() calls), the sessions that they ran
 # and waited for, and the changes to the fds of poll waiters (epoll_ctl()
-# calls), where the server has these counters (patched 4.0.0).
+# calls), where the server has these counters (patched 3.5.0), or of the
+# epoll set of its wait set (patched 4.0.0).
 COUNTERS=(poll_create_node:server_poll_nodes poll_pass:server_poll_passes
           jsonrpc_session_visited:server_sessions_run
           jsonrpc_session_waited:server_sessions_waited
-          poll_waiter_fd_changed:server_poll_fd_changes)
+          poll_waiter_fd_changed:server_poll_fd_changes
+          ovsdb_wait_set_ctl:server_wait_set_ctls)
 
 # read_counters APPCTL CTL: the values of COUNTERS, "-" for each one that
 # the server does not have.
