@@ -231,7 +231,7 @@ heap_compact() {
 # monitor-cond-where (monitor_cond_since with a condition on every table
 # that every row meets), compact; and each monitor request with "-trees"
 # appended, made with "ovsdb-server/compose-monitor-trees on" (the JSON
-# trees that servers without ovsdb-streaming-load 7 compose).  PROC_SEQ=0
+# trees that servers without ovsdb-streaming-replies 3 compose).  PROC_SEQ=0
 # skips the sequence of 1., PROC_WHAT lists the requests measured alone.
 # Byte counts only: they do not depend on the machine's load.
 heap_reply() {

@@ -539,7 +539,7 @@ fi
 stage "lib-json: differential test of --text-member against OVS 4.0.0 with its series"
 if ! stream_has text-member; then
     skip "--text-member differential" "$STREAM_OVSTEST is not built with" \
-         "json_parser_set_text_member() (4.0.0 series, ovsdb-streaming-load 0009)"
+         "json_parser_set_text_member() (4.0.0 series, ovsdb-streaming-raft 0002)"
 else
     echo "  reference: $STREAM_OVSTEST"
     # OVS's test-json --text-member feeds 3 bytes at a time.  Fed in
@@ -590,11 +590,11 @@ else
 fi
 
 # --- Text members at a depth: --text-depth against OVS 4.0.0 with
-# ovsdb-streaming-load 0014. ---
-stage "lib-json: differential test of --text-depth against OVS 4.0.0 with ovsdb-streaming-load 0014"
+# ovsdb-streaming-raft 0007. ---
+stage "lib-json: differential test of --text-depth against OVS 4.0.0 with ovsdb-streaming-raft 0007"
 if ! stream_has text-depth; then
     skip "--text-depth differential" "$STREAM_OVSTEST is not built with" \
-         "json_parser_set_text_member_depth() (4.0.0 ovsdb-streaming-load 0014)"
+         "json_parser_set_text_member_depth() (4.0.0 ovsdb-streaming-raft 0007)"
 else
     echo "  reference: $STREAM_OVSTEST"
     export ERROR_POSITION_ONLY=1    # as for --text-member above
