@@ -71,10 +71,15 @@ series_to_apply() {
     # patches that make one feature) is present if one of the tree's recent
     # commits has its patch-id, or, in a plain tree, if its changes are in
     # the files.  (Not at REV: the managed tree starts again from there.)
+    # Only the commits that touch the series' files, and no root commit:
+    # a Debian tree's first commits add or remove whole directories, and
+    # their patch-ids took seconds to compute.
     if [ -n "$rev" ]; then
         :
     elif is_git_toplevel "$tree"; then
-        ids=$(commit_patch_ids "$tree" -n 300 HEAD)
+        # shellcheck disable=SC2046  # one path a word
+        ids=$(commit_patch_ids "$tree" -n 300 --min-parents=1 HEAD -- \
+                  $(series_paths "$dir"))
     else
         empty=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-check.XXXXXX")
         git init -q "$empty"
@@ -97,6 +102,16 @@ series_to_apply() {
         echo "$dir/$p"
     done
     [ -z "$empty" ] || rm -rf "$empty"
+}
+
+# series_paths DIR: the files that the patches of SERIES_BASE's series
+# (in DIR) change, one a line.
+series_paths() {
+    local p
+    for p in $(series_patches "$SERIES_BASE"); do
+        [ ! -f "$1/$p" ] ||
+            sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$1/$p"
+    done | sort -u
 }
 
 # patch_id PATCH: the stable patch-id of the patch file PATCH.
