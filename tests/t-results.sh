@@ -270,6 +270,50 @@ t_check_reuse() {
         "check --record and check_result_for"
 }
 
+# report's closing lines for a base: which kinds were made on the tree
+# that the series makes now, which on an older tree, which name none.
+# series_tree computes that tree without applying anything; where the
+# managed tree holds the series as apply made it from these very patches
+# (tests/run.sh applies it first), it is that branch's tree.
+t_report_series() {
+    local r="$SCRATCH/series-results" cur branch='' out
+    rm -rf "$r"
+    mkdir -p "$r"
+    cur=$(
+        # shellcheck source=../scripts/lib/report.sh
+        . "$TOP/scripts/lib/report.sh"
+        # shellcheck source=../scripts/lib/tree.sh
+        . "$TOP/scripts/lib/tree.sh"
+        series_tree 3.5.0
+        local g="$BUILD/ovs-3.5.0" p=()
+        mapfile -t p < <(series_patches 3.5.0 | sed "s|^|$PATCHES/3.5.0/|")
+        if [ "$(git -C "$g" config ovs-json-perf.3.5.0.series 2>/dev/null)" = "$(series_digest "${p[@]}")" ] &&
+           [ "$(git -C "$g" config ovs-json-perf.3.5.0.applied)" = "$(git -C "$g" rev-parse -q --verify ovs-json-perf/3.5.0)" ]; then
+            git -C "$g" rev-parse "ovs-json-perf/3.5.0^{tree}"
+        fi
+    )
+    branch=$(sed -n 2p <<<"$cur")
+    cur=$(sed -n 1p <<<"$cur")
+    if [ -z "$cur" ]; then
+        skip "report: results on the current series' tree" "needs build/ovs-3.5.0 (./build.sh fetch 3.5.0)"
+        return
+    fi
+    if [ -n "$branch" ]; then
+        expect "report: the current series' tree is the tree apply makes" "$cur" "$branch"
+    fi
+    w() {   # KIND TREE-LINE
+        printf 'kind=%s\nbase=3.5.0\ndate=2026-12-01T00:00:00Z\nresult=pass\n%s\n' "$1" "$2" >"$r/$1-3.5.0-x.summary"
+    }
+    w check "patched_tree=$cur"
+    w hostile "candidate_tree=$cur"
+    w valgrind "patched_tree=0123456789abcdef0123456789abcdef01234567"
+    w bisect ""
+    OVS_JSON_PERF_RESULTS="$r" bs report
+    out=$(sed -n '/^== OVS 3.5.0/,/^$/p' "$SCRATCH/out" | sed -n '/^series:/,$p')
+    expect_lines "report: which results were made on the current series, an older one, or a tree they do not name" "$RC" "$out" \
+        "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile|  made on an older series: valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential chaos soak ovn"
+}
+
 # The cases, in order; the closing line.
 main() {
     t_suite_compare
@@ -277,6 +321,7 @@ main() {
     t_regress_stock_reuse
     t_regress_stock_saved
     t_check_reuse
+    t_report_series
     summary
 }
 

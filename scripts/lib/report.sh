@@ -26,12 +26,15 @@ report() {
     done
     kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos soak ovn"
     for base in $SUPPORTED_BASES; do
+        local cur t current='' older='' unnamed='' none=''
+        cur=$(series_tree "$base")
         echo "== OVS $base =="
         printf '%-38s %-18s %-20s %s\n' figure value date file
         for k in $kinds; do
             f=${newest[$base/$k]:-}
             if [ -z "$f" ]; then
                 printf '%-38s %-18s %-20s %s\n' "$k" "no result" - -
+                none+=" $k"
                 continue
             fi
             { report_rows "$f"; report_series_row "$f" "$base"; } |
@@ -39,9 +42,54 @@ report() {
                     printf '%-38s %-18s %-20s %s\n' "$name" "$value" \
                         "$(sed -n 's/^date=//p' "$f")" "$(basename "$f")"
                 done
+            # fuzz-longest keeps the longest run of any series.
+            t=$(result_tree "$f")
+            if [ "$k" = fuzz-longest ]; then
+                :
+            elif [ -z "$t" ]; then
+                unnamed+=" $k"
+            elif [ "$t" = "$cur" ]; then
+                current+=" $k"
+            else
+                older+=" $k"
+            fi
         done
+        if [ -z "$cur" ]; then
+            echo "series: the current series' tree is unknown until ./build.sh fetch $base; each row names its tree"
+        else
+            echo "series: tree ${cur:0:12} is patches/$base/series on base/$base"
+            echo "  made on it:${current:- nothing}"
+            echo "  made on an older series:${older:- nothing}"
+        fi
+        [ -z "$unnamed" ] || echo "  made on a tree the result does not name:$unnamed"
+        echo "  no result:${none:- none}"
         echo
     done
+}
+
+# series_tree BASE: the git tree that patches/BASE/series makes of
+# base/BASE in build/ovs-BASE, built in an index of its own (the work
+# tree, its index and its branches are not touched).  Nothing if the base
+# is not fetched or a patch does not apply.
+series_tree() {
+    local base=$1 git="$BUILD/ovs-$1" idx
+    git -C "$git" rev-parse -q --verify "base/$base^{commit}" >/dev/null 2>&1 || return 0
+    idx=$(mktemp "${TMPDIR:-/tmp}/ovs-json-perf-index.XXXXXX")
+    (
+        export GIT_INDEX_FILE=$idx
+        git -C "$git" read-tree "base/$base" || exit 1
+        for p in $(series_patches "$base"); do
+            git -C "$git" apply --cached "$PATCHES/$base/$p" || exit 1
+        done
+        git -C "$git" write-tree
+    ) 2>/dev/null || true
+    rm -f "$idx"
+}
+
+# result_tree SUMMARY: the patched tree a result file was made on (hostile
+# and differential name it the candidate's).
+result_tree() {
+    sed -n 's/^patched_tree=//p; s/^candidate_tree=//p' "$1" | head -n1
 }
 
 # report_series_row SUMMARY BASE: which patches a result was made with,
