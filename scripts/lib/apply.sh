@@ -256,7 +256,7 @@ check_writable() {
             while [ "$d" != . ] && [ ! -e "$tree/$d" ]; do d=$(dirname "$d"); done
             writable "$tree/$d" ||
                 die "$tree/$d is read-only and $(basename "$p") changes files in it; make it writable first (chmod u+w)"
-        done < <(sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$p" | sort -u)
+        done < <(patch_paths "$p")
     done
 }
 

@@ -42,10 +42,9 @@ report() {
                     printf '%-38s %-18s %-20s %s\n' "$name" "$value" \
                         "$(sed -n 's/^date=//p' "$f")" "$(basename "$f")"
                 done
-            # fuzz-longest keeps the longest run of any series.
             t=$(result_tree "$f")
             if [ "$k" = fuzz-longest ]; then
-                :
+                :   # the longest run of any series
             elif [ -z "$t" ]; then
                 unnamed+=" $k"
             elif [ "$t" = "$cur" ]; then

@@ -104,14 +104,21 @@ series_to_apply() {
     [ -z "$empty" ] || rm -rf "$empty"
 }
 
+# patch_paths PATCH...: the files that the patch files PATCH change (both
+# names of a rename), one a line.
+patch_paths() {
+    [ $# -gt 0 ] || return 0
+    sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$@" | sort -u
+}
+
 # series_paths DIR: the files that the patches of SERIES_BASE's series
 # (in DIR) change, one a line.
 series_paths() {
-    local p
+    local p files=()
     for p in $(series_patches "$SERIES_BASE"); do
-        [ ! -f "$1/$p" ] ||
-            sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$1/$p"
-    done | sort -u
+        [ ! -f "$1/$p" ] || files+=("$1/$p")
+    done
+    patch_paths "${files[@]}"
 }
 
 # patch_id PATCH: the stable patch-id of the patch file PATCH.
