@@ -19,9 +19,12 @@
 # comes from tag base/B).  Their corpus starts from tests/fuzz/gen-seeds.c.
 #
 # Each run writes bench/results/fuzz-B-STAMP.summary (kind=fuzz: per target
-# executions, seconds, crashes) and updates bench/results/fuzz-B-longest.summary
+# executions, seconds, crashes; the hash of the fuzz sources, fuzz_tooling;
+# result) and updates bench/results/fuzz-B-longest.summary
 # (kind=fuzz-longest) for every target whose run was longer than the one
 # recorded there; --no-record writes neither (CI, tests/fuzz.sh).
+# A recorded diff run is followed by the planted-bug run below, for at most
+# PLANT_SECONDS (120): its summary says diff_planted=found, or the run fails.
 # --plant-bug (for tests/t-fuzz.sh, implies --target diff and --no-record):
 # the diff target is linked with a copy of the patched json.c that drops the
 # last byte of a 23-byte string, and starts from a one-input corpus; the run
@@ -35,12 +38,15 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
 # shellcheck source=scripts/lib/verb.sh
 . "$TOP/scripts/lib/verb.sh"
+# shellcheck source=scripts/lib/fuzz.sh
+. "$TOP/scripts/lib/fuzz.sh"
 
 RESULTS=$(results_dir records)
 FUZZ_SAN=("-fsanitize=address,undefined" -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer)
 FUZZ_CFLAGS=(-O1 -g "${FUZZ_SAN[@]}" -fsanitize=fuzzer-no-link)
 FUZZ_MAX_LEN=8192
+PLANT_SECONDS=120
 
 # usage: the header above, without its "#".
 usage() {
@@ -339,28 +345,54 @@ fuzz_target() {
     diff)
         build_ovs_target
         if [ "$PLANT" -eq 1 ]; then
-            stage "fuzz: building the diff target with a planted off-by-one"
-            build_diff_target "$FZ/json-diff-planted" 1
-            dir="$FZ/run-planted"
-            rm -rf "$dir"
-            mkdir -p "$dir/corpus"
-            printf '["a short string"]\0' >"$dir/corpus/one"
-            run_fuzzer "$t" diff-planted "$FZ/json-diff-planted" "$dir" \
-                "$FUZZ_MAX_LEN" "$dir/corpus"
-        else
-            stage "fuzz: building the diff target (stock against patched json.c)"
-            build_diff_target "$FZ/json-diff"
-            dir="$FZ/run-diff"
-            mkdir -p "$dir/corpus"
-            run_fuzzer "$t" diff "$FZ/json-diff" "$dir" "$FUZZ_MAX_LEN" \
-                "$dir/corpus" "$BUILD/fuzz/seeds"
-        fi ;;
+            run_planted "$SECONDS_WANTED"
+            return
+        fi
+        stage "fuzz: building the diff target (stock against patched json.c)"
+        build_diff_target "$FZ/json-diff"
+        dir="$FZ/run-diff"
+        mkdir -p "$dir/corpus"
+        run_fuzzer "$t" diff "$FZ/json-diff" "$dir" "$FUZZ_MAX_LEN" \
+            "$dir/corpus" "$BUILD/fuzz/seeds" || return
+        [ "$RECORD" -eq 0 ] || planted_found ;;
     esac
 }
 
-# write_summary: this run's result file, and the longest-run record.
+# run_planted SECONDS: the diff target linked with a patched json.c that
+# drops the last byte of a 23-byte string, run for at most SECONDS from a
+# one-input corpus (a 14-byte string) in FZ/run-planted; its exit status
+# (non-zero when it found the bug).  Its counts go to a file of their own.
+run_planted() {
+    local SECONDS_WANTED=$1 COUNTS="$COUNTS.planted" dir="$FZ/run-planted"
+    stage "fuzz: building the diff target with a planted off-by-one"
+    build_diff_target "$FZ/json-diff-planted" 1
+    rm -rf "$dir"
+    mkdir -p "$dir/corpus"
+    printf '["a short string"]\0' >"$dir/corpus/one"
+    run_fuzzer diff diff-planted "$FZ/json-diff-planted" "$dir" \
+        "$FUZZ_MAX_LEN" "$dir/corpus"
+}
+
+# planted_found: the diff run just recorded can fail: run_planted must stop
+# with a MISMATCH within PLANT_SECONDS.  diff_planted=found or missed goes
+# into the counts; missed fails the diff target.
+planted_found() {
+    if run_planted "$PLANT_SECONDS" 2>/dev/null; then
+        :
+    elif grep -q 'json-diff: MISMATCH' "$FZ/run-planted/diff-planted.log"; then
+        stage "fuzz: the diff target found the planted off-by-one, as it must"
+        counts_set "$COUNTS" diff_planted found
+        return 0
+    fi
+    counts_set "$COUNTS" diff_planted missed
+    echo "error: the diff target did not find the planted off-by-one in ${PLANT_SECONDS}s ($FZ/run-planted)" >&2
+    return 1
+}
+
+# write_summary RESULT: this run's result file (RESULT pass or FAIL), and
+# the longest-run record.
 write_summary() {
-    local stamp now out t key
+    local result=$1 stamp now out t key
     stamp=$(date -u +%Y%m%dT%H%M%SZ)
     now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     out="$RESULTS/fuzz-$BASE-$stamp.summary"
@@ -377,6 +409,8 @@ write_summary() {
         for t in $TARGETS; do
             grep "^${t//-/_}_" "$COUNTS"
         done
+        echo "fuzz_tooling=$(fuzz_tooling)"
+        echo "result=$result"
     } >"$out"
     stage "fuzz: results in $out"
     update_longest "$now" "$(basename "$out")"
@@ -436,7 +470,9 @@ main() {
     for t in $TARGETS; do
         if fuzz_target "$t"; then :; else failed+=("$t"); fi
     done
-    [ "$RECORD" -eq 0 ] || write_summary
+    if [ "$RECORD" -eq 1 ]; then
+        if [ ${#failed[@]} -eq 0 ]; then write_summary pass; else write_summary FAIL; fi
+    fi
     if [ ${#failed[@]} -gt 0 ]; then
         die "fuzz: ${failed[*]} failed; reproducers and output in the run directories above (log $LOG)"
     fi

@@ -177,6 +177,9 @@ report_rows() {
             fi
             echo "$(val "${t}_executions") executions, $(val "${t}_seconds") s, $(val "${t}_crashes") crashes"
         done
+        if [ "$(val kind)" = fuzz ] && [ -n "$(val diff_planted)" ]; then
+            echo "fuzz diff: the planted off-by-one|$(val diff_planted)"
+        fi
         ;;
     *)
         # Other kinds: every key but kind, base and date.
