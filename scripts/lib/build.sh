@@ -47,7 +47,7 @@ build_tree() {
     if [ ! -f "$tree/Makefile" ] || [ "$(configure_args_of "$tree")" != "$want" ] ||
        [ "$tree/configure" -nt "$tree/config.status" ]; then
         stage "build: ./configure $want (in $tree)"
-        (cd "$tree" && run ./configure "${args[@]}") || die "configure failed in $tree"
+        configure_cached "$tree" "${args[@]}" || die "configure failed in $tree"
         echo "$want" >"$tree/.ovs-json-perf-configure"
     fi
     if [ $# -gt 0 ]; then
@@ -61,6 +61,37 @@ build_tree() {
     stage "build: make -j$(nproc)${*:+ $*}"
     (cd "$tree" && run make -j"$(nproc)" "$@") || die "make failed in $tree"
     stage "build: done"
+}
+
+# configure_cached TREE ARGS...: ./configure ARGS in TREE, with autoconf's
+# cache of its check results shared by the trees whose configure script is
+# the same: every worktree of a base that a series leaves configure.ac
+# alone in (a configure of OVS takes 12 s here, 3 s from the cache).  The
+# cache is keyed by the configure script, ARGS, the machine and its
+# installed packages, so that a package installed since is seen.  configure
+# works on a copy of its own, which replaces the shared file only when it
+# succeeds; when it fails with a cache (an environment variable such as
+# CFLAGS that differs from the cache's makes configure refuse it), it runs
+# once more without one.
+configure_cached() {
+    local tree=$1 key dir tmp rc=0
+    shift
+    key=$({ sha1sum <"$tree/configure"; echo "$*"; uname -m
+            dpkg-query -W -f '${Package} ${Version}\n' 2>/dev/null || true; } |
+          sha1sum | cut -c1-16)
+    dir="$BUILD/configure-cache"
+    mkdir -p "$dir"
+    tmp=$(mktemp "$dir/$key.XXXXXX")
+    if cp "$dir/$key" "$tmp" 2>/dev/null; then
+        (cd "$tree" && run ./configure --cache-file="$tmp" "$@") && rc=0 || rc=$?
+        [ $rc -eq 0 ] || echo "configure failed with the cache $dir/$key; once more without it" >>"${LOG:-/dev/null}"
+    fi
+    if [ ! -s "$tmp" ] || [ $rc -ne 0 ]; then
+        : >"$tmp"
+        (cd "$tree" && run ./configure --cache-file="$tmp" "$@") && rc=0 || rc=$?
+    fi
+    if [ $rc -eq 0 ]; then mv -f "$tmp" "$dir/$key"; else rm -f "$tmp"; fi
+    return $rc
 }
 
 # configure_args_of TREE: the configure arguments build_tree last gave TREE.
