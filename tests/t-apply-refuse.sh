@@ -148,6 +148,28 @@ t_readonly_root() {
     chmod -R u+w "$d/tests"
 }
 
+# A patch that adds a file in directories that do not exist yet writes in
+# the nearest one that does: when that one is read-only (lib/ here, as
+# root too), the patch is refused and the error names it.
+t_readonly_newdir() {
+    local m="$SCRATCH/mk-newdir" d="$SCRATCH/ro-newdir" s="$SCRATCH/series/newdir/3.5.0" before
+    checkout 3.5.0 "$m"
+    mkdir -p "$m/lib/new-dir/deeper" "$s"
+    echo new >"$m/lib/new-dir/deeper/file.txt"
+    git -C "$m" add lib/new-dir
+    git -C "$m" commit -q -m "test: add a file in new directories"
+    git -C "$m" format-patch -q -o "$s" -1
+    (cd "$s" && ls ./*.patch | sed 's|^\./||' >series)
+    plain_tree 3.5.0 "$d"
+    chmod a-w "$d/lib"
+    before=$(snapshot "$d")
+    OVS_JSON_PERF_PATCHES="$SCRATCH/series/newdir" \
+        expect_refused "a patch that adds directories under a read-only one is refused" "$d" \
+        "ro-newdir/lib is read-only and 0001-.* changes files in it" "$before" apply --ovs-src "$d"
+    chmod u+w "$d/lib"
+    rm -rf "$m" "$d"
+}
+
 # The cases, in order; the closing line.
 main() {
     make_series 3.5.0 "$SCRATCH/series"
@@ -159,6 +181,7 @@ main() {
     t_nested
     t_readonly
     t_readonly_root
+    t_readonly_newdir
     summary
 }
 

@@ -238,7 +238,10 @@ writable() {
 }
 
 # check_writable TREE PATCH...: the tree, its repository, and every file
-# and directory the patches change can be written.
+# and directory the patches change can be written.  A file the patches
+# change must be writable if it exists, and so must the nearest existing
+# directory of each; the first that is not, in the order of the patches,
+# is the error.  (One find for all of them: a series changes a few hundred.)
 check_writable() {
     local tree=$1 p path d gd
     shift
@@ -247,16 +250,37 @@ check_writable() {
         gd=$(git_tree rev-parse --absolute-git-dir)
         writable "$gd" || die "the repository $gd of $tree is not writable; make it writable first"
     fi
+    # Each path once, in order: KIND (f or d), the patch that names it
+    # first, and the path in the tree.
+    local kind=() by=() abs=() i
+    declare -A seen=() bad=()
     for p in "$@"; do
         while read -r path; do
-            if [ -e "$tree/$path" ] && ! writable "$tree/$path"; then
-                die "$tree/$path is read-only and $(basename "$p") changes it; make it writable first (chmod u+w)"
+            if [ -e "$tree/$path" ] && [ -z "${seen[$path]:-}" ]; then
+                seen[$path]=1
+                kind+=(f) by+=("$p") abs+=("$tree/$path")
             fi
-            d=$(dirname "$path")
-            while [ "$d" != . ] && [ ! -e "$tree/$d" ]; do d=$(dirname "$d"); done
-            writable "$tree/$d" ||
-                die "$tree/$d is read-only and $(basename "$p") changes files in it; make it writable first (chmod u+w)"
+            d=$path
+            while :; do
+                if [[ $d == */* ]]; then d=${d%/*}; else d=.; fi
+                [ "$d" = . ] || [ -e "$tree/$d" ] || continue
+                break
+            done
+            [ -z "${seen[$d/]:-}" ] || continue
+            seen[$d/]=1
+            kind+=(d) by+=("$p") abs+=("$tree/$d")
         done < <(patch_paths "$p")
+    done
+    [ ${#abs[@]} -gt 0 ] || return 0
+    while IFS= read -r -d '' path; do
+        bad[$path]=1
+    done < <(find "${abs[@]}" -maxdepth 0 ! -perm -u=w -print0)
+    for i in "${!abs[@]}"; do
+        [ ! -w "${abs[i]}" ] || [ -n "${bad[${abs[i]}]:-}" ] || continue
+        if [ "${kind[i]}" = f ]; then
+            die "${abs[i]} is read-only and $(basename "${by[i]}") changes it; make it writable first (chmod u+w)"
+        fi
+        die "${abs[i]} is read-only and $(basename "${by[i]}") changes files in it; make it writable first (chmod u+w)"
     done
 }
 
