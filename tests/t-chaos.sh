@@ -40,9 +40,9 @@ fi
 need_pkgs iproute2
 if ip netns add "ojp-probe-$$" 2>/dev/null; then
     ip netns del "ojp-probe-$$"
-    stage "t-chaos: 6 kills with the members in network namespaces, links cut and healed"
+    stage "t-chaos: 4 kills with the members in network namespaces, links cut and healed"
     rc=0
-    "$TOP/build.sh" chaos --kills 6 --partitions --seed 2 --record \
+    "$TOP/build.sh" chaos --kills 4 --partitions --seed 2 --record \
         --results-dir "$S/results-net" >"$S/net.out" 2>&1 || rc=$?
     sum=$(find "$S/results-net" -name "chaos-$DEFAULT_BASE-partitions-*.summary" 2>/dev/null | head -n1)
     # The run's namespaces, as it names them ("in namespaces ojpPID-1 to
