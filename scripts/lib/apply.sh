@@ -260,11 +260,10 @@ check_writable() {
                 seen[$path]=1
                 kind+=(f) by+=("$p") abs+=("$tree/$path")
             fi
-            d=$path
-            while :; do
+            d=.
+            [[ $path != */* ]] || d=${path%/*}
+            while [ "$d" != . ] && [ ! -e "$tree/$d" ]; do
                 if [[ $d == */* ]]; then d=${d%/*}; else d=.; fi
-                [ "$d" = . ] || [ -e "$tree/$d" ] || continue
-                break
             done
             [ -z "${seen[$d/]:-}" ] || continue
             seen[$d/]=1

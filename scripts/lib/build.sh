@@ -74,7 +74,7 @@ build_tree() {
 # CFLAGS that differs from the cache's makes configure refuse it), it runs
 # once more without one.
 configure_cached() {
-    local tree=$1 key dir tmp rc=0
+    local tree=$1 key dir tmp
     shift
     key=$({ sha1sum <"$tree/configure"; echo "$*"; uname -m
             dpkg-query -W -f '${Package} ${Version}\n' 2>/dev/null || true; } |
@@ -83,15 +83,18 @@ configure_cached() {
     mkdir -p "$dir"
     tmp=$(mktemp "$dir/$key.XXXXXX")
     if cp "$dir/$key" "$tmp" 2>/dev/null; then
-        (cd "$tree" && run ./configure --cache-file="$tmp" "$@") && rc=0 || rc=$?
-        [ $rc -eq 0 ] || echo "configure failed with the cache $dir/$key; once more without it" >>"${LOG:-/dev/null}"
-    fi
-    if [ ! -s "$tmp" ] || [ $rc -ne 0 ]; then
+        if (cd "$tree" && run ./configure --cache-file="$tmp" "$@"); then
+            mv -f "$tmp" "$dir/$key"
+            return 0
+        fi
+        echo "configure failed with the cache $dir/$key; once more without it" >>"${LOG:-/dev/null}"
         : >"$tmp"
-        (cd "$tree" && run ./configure --cache-file="$tmp" "$@") && rc=0 || rc=$?
     fi
-    if [ $rc -eq 0 ]; then mv -f "$tmp" "$dir/$key"; else rm -f "$tmp"; fi
-    return $rc
+    if ! (cd "$tree" && run ./configure --cache-file="$tmp" "$@"); then
+        rm -f "$tmp"
+        return 1
+    fi
+    mv -f "$tmp" "$dir/$key"
 }
 
 # configure_args_of TREE: the configure arguments build_tree last gave TREE.
