@@ -27,6 +27,11 @@
 # the patched server's RSS may stay above its floor at the end of the
 # warm-up by at most --return-bound kB (default 4096) more than stock's
 # does.  Short runs are noisy: quote committed runs of an hour or more.
+#
+# At the end every server exits (ovs-appctl exit), so that AddressSanitizer
+# and UBSan (in a build that has them: SOAK_BINDIRS) and, with --valgrind,
+# valgrind's memcheck report at exit; a report of a variant after the
+# first fails the run.
 set -euo pipefail
 
 # shellcheck source=../scripts/lib/bench-trees.sh
@@ -40,7 +45,7 @@ usage: ./build.sh soak [--base BASE] [--duration S] [--clients N]
                        [--interval S] [--warmup S] [--pause S]
                        [--target ROWS] [--compact-every S] [--seed N]
                        [--rss-bound KB] [--return-bound KB] [--window S]
-                       [--cluster]
+                       [--cluster] [--valgrind]
                        [--results-dir DIR] [--no-plot]
 
   --base           OVS base version (default $DEFAULT_BASE)
@@ -68,13 +73,20 @@ usage: ./build.sh soak [--base BASE] [--duration S] [--clients N]
                    end of the warm-up (default 4096)
   --cluster        each side is a 3-member raft cluster with a relay in
                    front of the clients
+  --valgrind       every server runs under valgrind's memcheck; an error or
+                   a definitely lost block of a variant after the first
+                   fails the run (RSS is then valgrind's: give --rss-bound
+                   and --return-bound to suit)
   --results-dir    where the summary, samples and plot go (default bench/results)
   --no-plot        no PNG plot (no gnuplot needed)
 
 Environment: SOAK_BINDIRS="NAME=DIR..." runs one server per NAME, in that
 order, from DIR (a built OVS tree, or a directory holding ovsdb-server,
 ovsdb-client, ovsdb-tool and ovs-appctl) instead of building stock and
-patched BASE; each is compared with the first.
+patched BASE; each is compared with the first.  A build with
+AddressSanitizer (./build.sh check --sanitize makes one in
+build/check/sanitize-BASE) writes its reports to files, which the run
+reads once the servers have exited.
 EOF
 }
 
@@ -93,11 +105,13 @@ WINDOW=300
 RESULTS_DIR=$(results_dir records)
 PLOT=1
 CLUSTER=0
+VALGRIND=0
 VARIANTS=(stock patched)
 
 parse_options soak '
     --no-plot PLOT =0
     --cluster CLUSTER =1
+    --valgrind VALGRIND =1
     --base BASE base
     --duration DURATION uint1
     --clients CLIENTS uint1
@@ -194,14 +208,57 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # server VARIANT NAME ARGS...: starts ovsdb-server NAME of VARIANT, with its
-# pidfile, log and control socket WORK/VARIANT/NAME.*, on ARGS.
+# pidfile, log and control socket WORK/VARIANT/NAME.*, on ARGS; a
+# sanitizer's reports go to WORK/VARIANT/NAME.asan.PID (or .ubsan.PID),
+# valgrind's (--valgrind) to WORK/VARIANT/NAME.valgrind.PID.
 server() {
-    local v=$1 name=$2 d="$WORK/$1"
+    local v=$1 name=$2 d="$WORK/$1" wrap=()
     shift 2
-    run env OVS_RUNDIR="$d" OVS_LOGDIR="$d" "$(bin "$v" ovsdb-server)" --detach \
+    [ "$VALGRIND" = 0 ] ||
+        wrap=(valgrind --leak-check=full --errors-for-leak-kinds=definite
+              --log-file="$d/$name.valgrind.%p")
+    run env OVS_RUNDIR="$d" OVS_LOGDIR="$d" \
+        ASAN_OPTIONS="detect_leaks=1:log_path=$d/$name.asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+        UBSAN_OPTIONS="print_stacktrace=1:log_path=$d/$name.ubsan${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+        "${wrap[@]}" "$(bin "$v" ovsdb-server)" --detach \
         --no-chdir --pidfile="$d/$name.pid" --log-file="$d/$name.log" \
         --unixctl="$d/$name.ctl" "$@" ||
         die "$v: $name did not start (see $d/$name.log)"
+}
+
+# stop_servers: every server exits (the relay before its members), so that
+# sanitizers and valgrind report; waits up to 60 s for each.
+stop_servers() {
+    local v name pid n
+    for v in "${VARIANTS[@]}"; do
+        for name in ovsdb-server $(members "$v"); do
+            pid=$(cat "$WORK/$v/$name.pid" 2>/dev/null) || continue
+            server_appctl "$v" "$name" exit >/dev/null 2>&1 ||
+                kill "$pid" 2>/dev/null || true
+            for n in $(seq 600); do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.1
+            done
+        done
+    done
+}
+
+# checker_reports VARIANT: one line for each sanitizer report file and each
+# valgrind log with an error or a definitely lost block that VARIANT's
+# servers left.
+checker_reports() {
+    local d="$WORK/$1" f
+    for f in "$d"/*.asan.* "$d"/*.ubsan.*; do
+        if [ -s "$f" ]; then
+            echo "$f: $(grep -m1 -E 'ERROR|runtime error' "$f" || head -n1 "$f")"
+        fi
+    done
+    for f in "$d"/*.valgrind.*; do
+        if [ -f "$f" ] && { ! grep -q 'ERROR SUMMARY: 0 errors' "$f" ||
+                            grep -qE 'definitely lost: [1-9]' "$f"; }; then
+            echo "$f: $(grep -m1 'ERROR SUMMARY' "$f" || echo 'no error summary')"
+        fi
+    done
 }
 
 # start_server VARIANT: the server the clients of VARIANT connect to (on
@@ -488,6 +545,8 @@ for v in "${VARIANTS[@]}"; do
     wait_leave "$v"
 done
 sample $(( $(date +%s) - START )) left
+stage "soak: the servers exit"
+stop_servers
 
 # The verdict and the summary file.
 SUMMARY="$RESULTS_DIR/$NAME.summary"
@@ -513,7 +572,23 @@ SOAK_WINDOW=$WINDOW "$TOP/bench/soak/verdict.sh" "$WORK" "$WARMUP" "$RSS_BOUND" 
     echo "rss_bound_kb_per_h=$RSS_BOUND"
     echo "window_s=$WINDOW"
     echo "return_bound_kb=$RETURN_BOUND"
-    cat "$WORK/verdict"
+    echo "valgrind=$([ "$VALGRIND" = 1 ] && echo yes || echo no)"
+    for v in "${VARIANTS[@]}"; do
+        echo "${v}_checker_reports=$(checker_reports "$v" | wc -l)"
+    done
+    # A checker's report of a variant after the first fails the run.
+    bad=''
+    for v in "${VARIANTS[@]:1}"; do
+        r=$(checker_reports "$v" | sed -n 1p)
+        [ -z "$r" ] || bad="$v: $r"
+    done
+    if [ -n "$bad" ]; then
+        awk -v bad="$bad" '/^result=/ { print "result=FAIL"; next }
+            /^why=/ { print "why=" bad (substr($0, 5) == "" ? "" : "; " substr($0, 5)); next } 1' \
+            "$WORK/verdict"
+    else
+        cat "$WORK/verdict"
+    fi
 } >"$SUMMARY"
 for v in "${VARIANTS[@]}"; do
     cp "$WORK/$v/samples" "$RESULTS_DIR/$NAME.$v.samples"

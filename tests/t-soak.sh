@@ -3,7 +3,9 @@
 # (flat, a leak of cached notifications, a growing RSS, a server that does
 # not come back down), and a short run of stock and patched $DEFAULT_BASE
 # side by side, after which neither server may hold anything of its
-# clients.  It asserts no speed and no slope of the short run.
+# clients; with a stand-in valgrind, that a checker's report of the
+# patched server fails the run.  It asserts no speed and no slope of the
+# short runs.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -199,6 +201,53 @@ else
             fail "cluster-$v-samples" "missing$missing in: ${last:0:300}"
         fi
     done
+fi
+
+
+# --- A checker's report fails the run: a stand-in valgrind. ----------------
+# It writes the log that valgrind would, with an error for the patched
+# side only, and for the patched side a sanitizer report where
+# ASAN_OPTIONS's log_path points, then runs the server.
+mkdir -p "$WORK/fakebin"
+cat >"$WORK/fakebin/valgrind" <<'FAKE'
+#!/bin/sh
+log=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --log-file=*) log=${1#--log-file=} ;;
+    --*) ;;
+    *) break ;;
+    esac
+    shift
+done
+log=$(echo "$log" | sed "s/%p/$$/")
+case $log in
+*/patched/*)
+    printf '==%s== ERROR SUMMARY: 1 errors from 1 contexts\n' $$ >"$log"
+    asan=$(echo "$ASAN_OPTIONS" | tr ':' '\n' | sed -n 's/^log_path=//p')
+    printf '==%s==ERROR: LeakSanitizer: detected memory leaks\n' $$ >"$asan.$$" ;;
+*)
+    printf '==%s== definitely lost: 0 bytes in 0 blocks\n==%s== ERROR SUMMARY: 0 errors from 0 contexts\n' $$ $$ >"$log" ;;
+esac
+exec "$@"
+FAKE
+chmod +x "$WORK/fakebin/valgrind"
+RESULTS="$WORK/results-checker"
+PATH="$WORK/fakebin:$PATH" "$TOP/build.sh" soak --valgrind --duration 6 --clients 4 \
+    --interval 2 --pause 0.2 --target 200 --compact-every 4 --no-plot \
+    --results-dir "$RESULTS" >"$WORK/checker.out" 2>&1 && rc=0 || rc=$?
+summary_file=$(ls "$RESULTS"/soak-"$DEFAULT_BASE"-6s-*.summary 2>/dev/null | head -n1 || true)
+if [ -z "$summary_file" ]; then
+    fail checker-summary "no summary file; end of output: $(tail -n5 "$WORK/checker.out")"
+else
+    got="rc=$rc $(grep -E '^(valgrind|stock_checker_reports|patched_checker_reports|result)=' "$summary_file" | tr '\n' ' ')"
+    expect checker-report-fails-the-run "$got" \
+        "rc=1 valgrind=yes stock_checker_reports=0 patched_checker_reports=2 result=FAIL "
+    if grep -qE '^why=patched: .*/patched/ovsdb-server\.(valgrind|asan)\.[0-9]+: ' "$summary_file"; then
+        ok checker-why-names-the-report
+    else
+        fail checker-why-names-the-report "$(grep '^why=' "$summary_file")"
+    fi
 fi
 
 summary
