@@ -133,11 +133,6 @@ export T0
 LOG=${LOG:-}
 log_start soak
 
-STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-NAME="soak-$BASE-${DURATION}s$([ "$CLUSTER" = 0 ] || echo -cluster)-$STAMP"
-WORK="$BUILD/soak/$NAME"
-mkdir -p "$WORK" "$RESULTS_DIR"
-
 declare -A BINDIR=()
 
 # Where each variant's programs are: SOAK_BINDIRS, or bench trees built for
@@ -170,6 +165,23 @@ find_bindirs() {
     done
 }
 
+# checker: what watches the servers: valgrind (--valgrind), asan (a
+# server built with AddressSanitizer), or none.
+checker() {
+    local v
+    if [ "$VALGRIND" = 1 ]; then
+        echo valgrind
+        return
+    fi
+    for v in "${VARIANTS[@]}"; do
+        if grep -q __asan_init "$(bin "$v" ovsdb-server)"; then
+            echo asan
+            return
+        fi
+    done
+    echo none
+}
+
 # bin VARIANT PROGRAM: the path of PROGRAM (e.g. ovsdb-server) of VARIANT.
 bin() {
     local d=${BINDIR[$1]}
@@ -197,6 +209,7 @@ appctl() {
 PIDS_TO_KILL=()
 cleanup() {
     local v pidfile
+    [ -n "${WORK:-}" ] || return 0   # nothing started yet
     for pidfile in "$WORK"/*/c*.pid "$WORK"/*/ovsdb-server.pid "$WORK"/*/m[123].pid; do
         [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
     done
@@ -490,6 +503,13 @@ wait_leave() {
 }
 
 find_bindirs
+# A run under a checker is a result of its own kind (soak-checked): its
+# RSS is the checker's, what it proves is the reports.
+CHECKER=$(checker)
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+NAME="soak-$BASE-${DURATION}s$([ "$CLUSTER" = 0 ] || echo -cluster)$([ "$CHECKER" = none ] || echo "-$CHECKER")-$STAMP"
+WORK="$BUILD/soak/$NAME"
+mkdir -p "$WORK" "$RESULTS_DIR"
 for v in "${VARIANTS[@]}"; do
     start_server "$v"
 done
@@ -553,7 +573,7 @@ SUMMARY="$RESULTS_DIR/$NAME.summary"
 SOAK_WINDOW=$WINDOW "$TOP/bench/soak/verdict.sh" "$WORK" "$WARMUP" "$RSS_BOUND" "$RETURN_BOUND" \
     "${VARIANTS[@]}" >"$WORK/verdict"
 {
-    echo "kind=soak"
+    echo "kind=soak$([ "$CHECKER" = none ] || echo -checked)"
     echo "base=$BASE"
     echo "cluster=$([ "$CLUSTER" = 0 ] && echo no || echo "3 members and a relay")"
     echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -572,7 +592,7 @@ SOAK_WINDOW=$WINDOW "$TOP/bench/soak/verdict.sh" "$WORK" "$WARMUP" "$RSS_BOUND" 
     echo "rss_bound_kb_per_h=$RSS_BOUND"
     echo "window_s=$WINDOW"
     echo "return_bound_kb=$RETURN_BOUND"
-    echo "valgrind=$([ "$VALGRIND" = 1 ] && echo yes || echo no)"
+    echo "checker=$CHECKER"
     for v in "${VARIANTS[@]}"; do
         echo "${v}_checker_reports=$(checker_reports "$v" | wc -l)"
     done

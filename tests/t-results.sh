@@ -311,7 +311,7 @@ t_report_series() {
     OVS_JSON_PERF_RESULTS="$r" bs report
     out=$(sed -n '/^== OVS 3.5.0/,/^$/p' "$SCRATCH/out" | sed -n '/^series:/,$p')
     expect_lines "report: which results were made on the current series, an older one, or a tree they do not name" "$RC" "$out" \
-        "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile|  made on an older series: valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential chaos soak ovn"
+        "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile|  made on an older series: valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential chaos soak soak-checked ovn"
 }
 
 # The cases, in order; the closing line.

@@ -240,9 +240,9 @@ summary_file=$(ls "$RESULTS"/soak-"$DEFAULT_BASE"-6s-*.summary 2>/dev/null | hea
 if [ -z "$summary_file" ]; then
     fail checker-summary "no summary file; end of output: $(tail -n5 "$WORK/checker.out")"
 else
-    got="rc=$rc $(grep -E '^(valgrind|stock_checker_reports|patched_checker_reports|result)=' "$summary_file" | tr '\n' ' ')"
+    got="rc=$rc $(grep -E '^(kind|checker|stock_checker_reports|patched_checker_reports|result)=' "$summary_file" | tr '\n' ' ')"
     expect checker-report-fails-the-run "$got" \
-        "rc=1 valgrind=yes stock_checker_reports=0 patched_checker_reports=2 result=FAIL "
+        "rc=1 kind=soak-checked checker=valgrind stock_checker_reports=0 patched_checker_reports=2 result=FAIL "
     if grep -qE '^why=patched: .*/patched/ovsdb-server\.(valgrind|asan)\.[0-9]+: ' "$summary_file"; then
         ok checker-why-names-the-report
     else

@@ -24,7 +24,7 @@ report() {
             newest[$b/$k]=$f
         fi
     done
-    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos soak ovn"
+    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos soak soak-checked ovn"
     for base in $SUPPORTED_BASES; do
         local cur t current='' older='' unnamed='' none=''
         cur=$(series_tree "$base")
@@ -165,6 +165,10 @@ report_rows() {
             echo "soak: duration, patched RSS slope|$(val duration_s) s, $(val patched_rss_slope_kb_per_h) kB/h (stock $(val stock_rss_slope_kb_per_h))"
         fi
         echo "soak: result|$(val result)"
+        ;;
+    soak-checked)
+        echo "soak under $(val checker): duration, reports|$(val duration_s) s, $(val patched_checker_reports) (stock $(val stock_checker_reports)); left: $(val patched_left)"
+        echo "soak under $(val checker): result|$(val result)"
         ;;
     fuzz|fuzz-longest)
         # Per target: executions, seconds, crashes (scripts/fuzz.sh).
