@@ -242,16 +242,13 @@ server() {
 # stop_servers: every server exits (the relay before its members), so that
 # sanitizers and valgrind report; waits up to 60 s for each.
 stop_servers() {
-    local v name pid n
+    local v name pid
     for v in "${VARIANTS[@]}"; do
         for name in ovsdb-server $(members "$v"); do
             pid=$(cat "$WORK/$v/$name.pid" 2>/dev/null) || continue
             server_appctl "$v" "$name" exit >/dev/null 2>&1 ||
                 kill "$pid" 2>/dev/null || true
-            for n in $(seq 600); do
-                kill -0 "$pid" 2>/dev/null || break
-                sleep 0.1
-            done
+            wait_gone "$pid"
         done
     done
 }
@@ -260,17 +257,10 @@ stop_servers() {
 # valgrind log with an error or a definitely lost block that VARIANT's
 # servers left.
 checker_reports() {
-    local d="$WORK/$1" f
-    for f in "$d"/*.asan.* "$d"/*.ubsan.*; do
-        if [ -s "$f" ]; then
-            echo "$f: $(grep -m1 -E 'ERROR|runtime error' "$f" || head -n1 "$f")"
-        fi
-    done
-    for f in "$d"/*.valgrind.*; do
-        if [ -f "$f" ] && { ! grep -q 'ERROR SUMMARY: 0 errors' "$f" ||
-                            grep -qE 'definitely lost: [1-9]' "$f"; }; then
-            echo "$f: $(grep -m1 'ERROR SUMMARY' "$f" || echo 'no error summary')"
-        fi
+    local d="$WORK/$1" f r
+    for f in "$d"/*.asan.* "$d"/*.ubsan.* "$d"/*.valgrind.*; do
+        r=$(checker_finding "$f")
+        [ -z "$r" ] || echo "$f: $r"
     done
 }
 
@@ -352,15 +342,12 @@ client_pid() {
 }
 
 client_stop() {
-    local pid n
+    local pid
     pid=$(client_pid "$1" "$2") || return 0
     kill "$pid" 2>/dev/null || true
     # The client removes its pidfile as it exits: wait for that, so that
     # it cannot remove the pidfile of the client that takes its slot.
-    for n in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
+    wait_gone "$pid" 100
     rm -f "$WORK/$1/c$2.pid"
 }
 
@@ -593,14 +580,12 @@ SOAK_WINDOW=$WINDOW "$TOP/bench/soak/verdict.sh" "$WORK" "$WARMUP" "$RSS_BOUND" 
     echo "window_s=$WINDOW"
     echo "return_bound_kb=$RETURN_BOUND"
     echo "checker=$CHECKER"
-    for v in "${VARIANTS[@]}"; do
-        echo "${v}_checker_reports=$(checker_reports "$v" | wc -l)"
-    done
     # A checker's report of a variant after the first fails the run.
     bad=''
-    for v in "${VARIANTS[@]:1}"; do
-        r=$(checker_reports "$v" | sed -n 1p)
-        [ -z "$r" ] || bad="$v: $r"
+    for v in "${VARIANTS[@]}"; do
+        mapfile -t reports < <(checker_reports "$v")
+        echo "${v}_checker_reports=${#reports[@]}"
+        [ "$v" = "${VARIANTS[0]}" ] || [ ${#reports[@]} -eq 0 ] || bad="$v: ${reports[0]}"
     done
     if [ -n "$bad" ]; then
         awk -v bad="$bad" '/^result=/ { print "result=FAIL"; next }

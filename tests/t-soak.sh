@@ -203,7 +203,6 @@ else
     done
 fi
 
-
 # --- A checker's report fails the run: a stand-in valgrind. ----------------
 # It writes the log that valgrind would, with an error for the patched
 # side only, and for the patched side a sanitizer report where

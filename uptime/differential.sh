@@ -87,31 +87,27 @@ start_server() {
 # stop_servers DIR: stops the servers under DIR; fails if one is gone
 # (it crashed) or logged an assertion.
 stop_servers() {
-    local d=$1 side rc=0 pid n f
+    local d=$1 side rc=0 pid f r
     for side in A B; do
         pid=$(cat "$d/$side/pid" 2>/dev/null || true)
         if [ -n "$pid" ] && kill "$pid" 2>/dev/null; then
             # Wait for it to exit: sanitizers and valgrind report at exit.
-            for n in $(seq 600); do
-                kill -0 "$pid" 2>/dev/null || break
-                sleep 0.1
-            done
+            wait_gone "$pid"
         else
             echo "differential: the $side server had stopped (see $d/$side/log)"
             rc=1
         fi
         for f in "$d/$side"/asan.* "$d/$side"/ubsan.*; do
-            [ -s "$f" ] || continue
-            echo "differential: the $side server's sanitizer reported: $(grep -m1 -E 'ERROR|runtime error' "$f") (see $f)"
+            r=$(checker_finding "$f")
+            [ -n "$r" ] || continue
+            echo "differential: the $side server's sanitizer reported: $r (see $f)"
             rc=1
         done
         for f in "$d/$side"/valgrind.*; do
-            [ -f "$f" ] || continue
-            if ! grep -q 'ERROR SUMMARY: 0 errors' "$f" ||
-               grep -qE 'definitely lost: [1-9]' "$f"; then
-                echo "differential: valgrind: $(grep -m1 'ERROR SUMMARY' "$f"); $(grep -m1 'definitely lost' "$f" || echo 'no leak summary') (see $f)"
-                rc=1
-            fi
+            r=$(checker_finding "$f")
+            [ -n "$r" ] || continue
+            echo "differential: valgrind: $r (see $f)"
+            rc=1
         done
         if grep -qE 'assertion|SIG[A-Z]+ detected' "$d/$side/log" 2>/dev/null; then
             echo "differential: the $side server logged: $(grep -m1 -E 'assertion|SIG[A-Z]+ detected' "$d/$side/log")"

@@ -197,6 +197,36 @@ run() {
     fi
 }
 
+# wait_gone PID [TENTHS]: waits until process PID has exited, for at most
+# TENTHS tenths of a second (default 600, a minute).
+wait_gone() {
+    for _ in $(seq "${2:-600}"); do
+        kill -0 "$1" 2>/dev/null || return 0
+        sleep 0.1
+    done
+}
+
+# checker_finding LOG: the first finding in LOG, on one line: a sanitizer's
+# log (ASan, UBSan: whatever it holds is a report), or a valgrind log
+# ("*valgrind.*") with an error or a definitely lost block.  Nothing if LOG
+# has none or does not exist.
+checker_finding() {
+    local f=$1
+    case ${f##*/} in
+    *valgrind.*)
+        if [ -f "$f" ] && { ! grep -q 'ERROR SUMMARY: 0 errors' "$f" ||
+                            grep -qE 'definitely lost: [1-9]' "$f"; }; then
+            echo "$(grep -m1 'ERROR SUMMARY' "$f" || echo 'no error summary'); $(grep -m1 'definitely lost' "$f" || echo 'no leak summary')"
+        fi
+        ;;
+    *)
+        if [ -s "$f" ]; then
+            grep -m1 -E 'ERROR|runtime error' "$f" || head -n1 "$f"
+        fi
+        ;;
+    esac
+}
+
 is_supported_base() {
     local b
     for b in $SUPPORTED_BASES; do
