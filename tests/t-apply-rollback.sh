@@ -103,11 +103,57 @@ t_signal() {
     elif ! grep -q '\[2/3\]' "$SCRATCH/int-out"; then
         failed "$name" "interrupted before the second patch"
     elif [ "$(snapshot "$d")" != "$before" ]; then
-        failed "$name" "the tree changed"
+        failed "$name" "the tree changed: $(diff <(echo "$before") <(snapshot "$d") | head -n 6 | tr '\n' '|') (apply said: $(tr '\n' '|' <"$SCRATCH/int-err"))"
     elif ! grep -q '^error: interrupted; the tree is back as it was' "$SCRATCH/int-err"; then
         failed "$name" "no 'interrupted; the tree is back as it was': $(tr '\n' '|' <"$SCRATCH/int-err")"
     elif [ -n "$(ls -A "$tmp")" ]; then
         failed "$name" "left in TMPDIR: $(ls -A "$tmp" | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+
+# A terminal closes while git am is in the middle of the third patch: it
+# has written the file that patch adds, not yet the index.  A stand-in git
+# does that much, then sends SIGHUP to the process group.  The file goes
+# with the rest, and the tree is as it was.
+t_signal_mid_am() {
+    local kind=$1 d="$SCRATCH/mid-am-$1" w="$SCRATCH/mid-am-bin" before rc=0 name
+    name="$kind tree: SIGHUP while git am has written a new file but not the index: the file goes, the tree is as it was"
+    if [ "$(trap -p HUP)" = "trap -- '' SIGHUP" ]; then
+        skip "$name" "SIGHUP is ignored in this environment (run without nohup)"
+        return
+    fi
+    if [ "$kind" = git ]; then checkout 3.5.0 "$d"; else plain_tree 3.5.0 "$d"; fi
+    mkdir -p "$w"
+    cat >"$w/git" <<EOF
+#!/bin/bash
+case "\$*" in
+*" am -q "*0003-*.patch)
+    echo third >"$d/ovs-json-perf-test-3.txt"
+    kill -HUP 0
+    sleep 5
+    exit 1 ;;
+esac
+exec $(command -v git) "\$@"
+EOF
+    chmod +x "$w/git"
+    before=$(snapshot "$d")
+    set -m
+    env PATH="$w:$PATH" OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" \
+        env --default-signal=HUP "$TOP/build.sh" apply --ovs-src "$d" \
+        >"$SCRATCH/mid-out" 2>"$SCRATCH/mid-err" &
+    local pid=$!
+    set +m
+    wait "$pid" || rc=$?
+    if [ $rc -eq 0 ]; then
+        failed "$name" "exit 0"
+    elif ! grep -q '\[3/3\]' "$SCRATCH/mid-out"; then
+        failed "$name" "stopped before the third patch: $(tr '\n' '|' <"$SCRATCH/mid-err")"
+    elif [ "$(snapshot "$d")" != "$before" ]; then
+        failed "$name" "the tree changed: $(diff <(echo "$before") <(snapshot "$d") | head -n 6 | tr '\n' '|')"
+    elif ! grep -q '^error: interrupted; the tree is back as it was' "$SCRATCH/mid-err"; then
+        failed "$name" "no 'interrupted; the tree is back as it was': $(tr '\n' '|' <"$SCRATCH/mid-err")"
     else
         pass "$name"
     fi
@@ -344,6 +390,8 @@ main() {
     t_signal INT git
     t_signal HUP git
     t_signal HUP plain
+    t_signal_mid_am git
+    t_signal_mid_am plain
     t_concurrent_apply
     t_signal_finish
     t_exit_trap git

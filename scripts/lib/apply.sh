@@ -332,12 +332,14 @@ APPLY_GITDIR=       # a plain tree's temporary repository
 APPLY_WORK=         # fingerprints
 APPLY_KEEP=0        # keep the temporary repository: the commands use it
 APPLY_PREV_EXIT=    # the EXIT trap before apply set its own
+APPLY_PID=          # the shell that applies (rolls back on a signal)
 
 # Take the fingerprint of the tree as it is, before apply changes it.
 guard_begin() {
     APPLY_WORK=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-guard.XXXXXX")
     tree_manifest "$TREE" "$TREE_KIND" >"$APPLY_WORK/before"
     APPLY_PREV_EXIT=$(trap -p EXIT)
+    APPLY_PID=$BASHPID
     trap on_interrupt INT TERM HUP
     trap on_exit EXIT
 }
@@ -370,15 +372,27 @@ rollback_git() {
     done < <(git_tree status --porcelain -z --untracked-files=all 2>/dev/null)
 }
 
+# Plain rollback: the temporary repository's first commit holds every file
+# of the tree as found, so a file it does not track is one that a git am
+# cut short wrote (a new file of its patch).
+rollback_plain() {
+    local st
+    git am --abort >/dev/null 2>&1 || true
+    git reset -q --hard "$APPLY_ORIG" >/dev/null 2>&1 || true
+    while IFS= read -r -d '' st; do
+        [ "${st:0:2}" != '??' ] || rm -f -- "$TREE/${st:3}" 2>/dev/null || true
+    done < <(git status --porcelain -z --untracked-files=all 2>/dev/null)
+}
+
 # Undo apply.  Returns 0 if the fingerprint matches the one taken before;
 # otherwise prints what differs and the commands that restore the tree.
+# Nothing interrupts it: a second Ctrl-C would leave the tree half restored.
 apply_rollback() {
-    trap - INT TERM HUP
+    trap '' INT TERM HUP
     [ -n "$APPLY_BRANCH" ] || return 0
     echo "rolling back: restoring $APPLY_ORIG" >&2 || true
     if [ -n "$APPLY_GITDIR" ]; then
-        git am --abort >/dev/null 2>&1 || true
-        git reset -q --hard "$APPLY_ORIG" >/dev/null 2>&1 || true
+        rollback_plain
     else
         rollback_git
     fi
@@ -410,7 +424,11 @@ apply_fail() {
     die "$1; the tree could not be restored: run the commands above${LOG:+ (details in $LOG)}"
 }
 
+# A signal that reaches a forked copy of this shell before it execs (or
+# a command substitution) is the main shell's to handle: it got the same
+# signal, and one rollback at a time touches the tree.
 on_interrupt() {
+    [ "$BASHPID" = "$APPLY_PID" ] || exit 1
     echo >&2 || true
     apply_fail "interrupted"
 }
@@ -420,6 +438,7 @@ on_interrupt() {
 on_exit() {
     local rc=$?
     trap - EXIT INT TERM HUP
+    [ "$BASHPID" = "$APPLY_PID" ] || exit "$rc"
     [ -z "$APPLY_BRANCH" ] || apply_rollback || true
     cleanup_plain_git
     [ -z "$APPLY_WORK" ] || rm -rf "$APPLY_WORK"
