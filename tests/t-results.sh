@@ -270,6 +270,62 @@ t_check_reuse() {
         "check --record and check_result_for"
 }
 
+# bisect --record reuses what a committed result proved: on a made-up
+# managed tree of three patches (a stand-in build_tree notes what it
+# builds), a first record builds the two commits before the last; after the
+# second patch changes, only it is built again, the first comes from the
+# record; with a fourth patch, only the third (never built: it was last) is
+# built; BISECT_FRESH builds every one.
+t_bisect_reuse() {
+    local d="$SCRATCH/bisectreuse" got rc=0 want
+    rm -rf "$d"
+    mkdir -p "$d/build/ovs-9.9.9" "$d/results"
+    (
+        cd "$d/build/ovs-9.9.9"
+        git init -q
+        printf 'check:\n\ttrue\n' >Makefile
+        git add Makefile
+        git -c user.name=t -c user.email=t@localhost commit -qm base
+        git tag base/9.9.9
+        git checkout -qb ovs-json-perf/9.9.9
+        commit_file . a 1 one
+        commit_file . b 2 two
+        commit_file . c 3 three
+    )
+    got=$(
+        BUILD=$d/build OVS_JSON_PERF_RESULTS=$d/results BISECT_RESULTS=$d/results LOG=$d/log
+        # shellcheck source=../scripts/lib/bisect.sh
+        . "$TOP/scripts/lib/bisect.sh"
+        build_tree() { git -C "$1" log -1 --format=%s >>"$d/built"; }
+        restore_packaging() { :; }
+        fields() { sed -n 's/^commits_\(built\|reused\)=//p' "$(ls "$d"/results/bisect-* | tail -n1)" | tr '\n' ' '; }
+        bisect_record 9.9.9 >/dev/null 2>&1 || echo "first record failed"
+        echo "first:$(tr '\n' ' ' <"$d/built")/$(fields)"
+        rm -f "$d/built"
+        sleep 1
+        (
+            cd "$d/build/ovs-9.9.9"
+            git reset -q --hard HEAD~2
+            commit_file . b 2b two
+            commit_file . c 3 three
+        )
+        bisect_record 9.9.9 >/dev/null 2>&1 || echo "second record failed"
+        echo "second:$(tr '\n' ' ' <"$d/built" 2>/dev/null)/$(fields)"
+        rm -f "$d/built"
+        sleep 1
+        commit_file "$d/build/ovs-9.9.9" d 4 four
+        bisect_record 9.9.9 >/dev/null 2>&1 || echo "third record failed"
+        echo "third:$(tr '\n' ' ' <"$d/built" 2>/dev/null)/$(fields)"
+        rm -f "$d/built"
+        sleep 1
+        BISECT_FRESH=1 bisect_record 9.9.9 >/dev/null 2>&1 || echo "fresh record failed"
+        echo "fresh:$(tr '\n' ' ' <"$d/built" 2>/dev/null)/$(fields)"
+    ) || rc=$?
+    want="first:one two /2 0 |second:two /2 1 |third:three /3 2 |fresh:one two three /3 0 "
+    expect_lines "bisect: a commit whose tree a committed result built and passed is not built again" "$rc" "$got" "$want" \
+        "bisect reuse of proven trees"
+}
+
 # report's closing lines for a base: which kinds were made on the tree
 # that the series makes now, which on an older tree, which name none.
 # series_tree computes that tree without applying anything; where the
@@ -321,6 +377,7 @@ main() {
     t_regress_stock_reuse
     t_regress_stock_saved
     t_check_reuse
+    t_bisect_reuse
     t_report_series
     summary
 }

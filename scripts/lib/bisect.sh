@@ -46,11 +46,18 @@ bisect_series() {
         [ -n "$k" ] || { echo "bisect: patches/$base/series has no series $upto"; return 1; }
         [ "$k" -ge "${#commits[@]}" ] || todo=("${commits[@]:0:$k}")
     fi
+    local proven reused=0
+    proven=$(proven_trees "$base")
     worktree_at "$tree" "$wt" "${commits[0]}"
     restore_packaging "$tree" "$wt" "$base"
     for c in "${todo[@]}"; do
         n=$((n + 1))
         stage "bisect $base: [$n/${#todo[@]}] $(git -C "$tree" log -1 --format=%s "$c")"
+        if grep -qxF "$(git -C "$tree" rev-parse "$c^{tree}")" <<<"$proven"; then
+            echo "bisect: commit $c has the tree of a commit that a committed bisect result built and passed; not built again"
+            reused=$((reused + 1))
+            continue
+        fi
         git -C "$wt" checkout -q --detach "$c"
         if ! (build_tree "$wt" &&
               cd "$wt" && make check TESTSUITEFLAGS="-j$(nproc) -k json") >>"$LOG" 2>&1; then
@@ -60,7 +67,23 @@ bisect_series() {
         fi
     done
     echo "bisect: built and tested $n commits"
+    echo "bisect: $reused of them were built and passed before: a committed result has their trees"
     [ "$n" -gt 0 ]
+}
+
+# proven_trees BASE: the git tree of every commit that a committed bisect
+# result of BASE (BISECT_RESULTS, default bench/results) built and passed,
+# one per line: the first commits_built of its commit_trees.  A commit with
+# one of these trees builds and passes as that one did.  Nothing if
+# BISECT_FRESH is set.
+proven_trees() {
+    local dir=${BISECT_RESULTS:-$(results_dir records)} f
+    [ -z "${BISECT_FRESH:-}" ] || return 0
+    for f in "$dir/bisect-$1-"*.summary; do
+        [ -f "$f" ] && grep -qx 'result=pass' "$f" || continue
+        awk -F= '$1 == "commits_built" { n = $2 } $1 == "commit_trees" { t = $2 }
+                 END { k = split(t, a, " "); for (i = 1; i <= n && i <= k; i++) print a[i] }' "$f"
+    done | sort -u
 }
 
 # commit_trees GITDIR BASE REV: the git tree hash of every commit of REV
@@ -106,12 +129,13 @@ bisect_or_reuse() {
 # bisect_record BASE: bisect_series, and a result file
 # bench/results/bisect-BASE-STAMP.summary for ./build.sh report.
 bisect_record() {
-    local base=$1 rc=0 stamp out said built
+    local base=$1 rc=0 stamp out said built reused
     stamp=$(date -u +%Y%m%dT%H%M%SZ)
     out="$(results_dir records)/bisect-$base-$stamp.summary"
     said=$(mktemp "${TMPDIR:-/tmp}/ovs-json-perf-bisect.XXXXXX")
     bisect_series "$base" | tee "$said" || rc=${PIPESTATUS[0]}
     built=$(sed -n 's/^bisect: built and tested \([0-9]*\) commits$/\1/p' "$said" | tail -n1)
+    reused=$(sed -n 's/^bisect: \([0-9]*\) of them were built and passed before: .*/\1/p' "$said" | tail -n1)
     rm -f "$said"
     mkdir -p "$(dirname "$out")"
     cat >"$out" <<EOS
@@ -122,6 +146,7 @@ series=$(git -C "$BUILD/ovs-$base" rev-parse "${BRANCH_PREFIX:-ovs-json-perf}/$b
 $(series_fields "$BUILD/ovs-$base" "$base" "${BRANCH_PREFIX:-ovs-json-perf}/$base")
 commit_trees=$(commit_trees "$BUILD/ovs-$base" "$base" "${BRANCH_PREFIX:-ovs-json-perf}/$base")
 commits_built=${built:-0}
+commits_reused=${reused:-0}
 result=$([ $rc -eq 0 ] && echo pass || echo FAIL)
 check=make check TESTSUITEFLAGS=-k json at each commit, --enable-Werror
 EOS
