@@ -110,7 +110,7 @@ report_rows() {
         echo "build --enable-Werror, make check|$(val result), $(val tests_passed) tests passed ($(val selection))"
         ;;
     bisect)
-        echo "series bisects (-k json at each patch)|$(val result), $(val commits_built) commits built"
+        echo "series bisects (-k json at each patch)|$(val result), $(val commits_built) commits built$([ "$(val commits_reused)" -gt 0 ] 2>/dev/null && echo " ($(val commits_reused) of them by an earlier record of their trees)")"
         ;;
     regress)
         echo "tests run (stock / patched)|$(val stock_tests) / $(val patched_tests)"
