@@ -56,7 +56,8 @@ t_real_series_conflict() {
 # apply_interrupted SIGNAL PATTERN PREFIX DIR VAR=VALUE...: ./build.sh
 # apply --ovs-src DIR, with the environment VAR=VALUE..., in a process group
 # of its own, gets SIGNAL (sent to the group, as a terminal sends it) once
-# PATTERN is in its output, PREFIX-out (its errors: PREFIX-err).  Returns
+# PATTERN is in its output, PREFIX-out (its errors: PREFIX-err).  With an
+# empty SIGNAL nothing is sent (something in the group sends it).  Returns
 # apply's exit status.
 apply_interrupted() {
     local sig=$1 pat=$2 prefix=$3 dir=$4 pid rc=0
@@ -69,11 +70,13 @@ apply_interrupted() {
         >"$prefix-out" 2>"$prefix-err" &
     pid=$!
     set +m
-    for _ in $(seq 1 600); do
-        grep -q -- "$pat" "$prefix-out" 2>/dev/null && break
-        sleep 0.1
-    done
-    kill -"$sig" -- "-$pid" 2>/dev/null || true
+    if [ -n "$sig" ]; then
+        for _ in $(seq 1 600); do
+            grep -q -- "$pat" "$prefix-out" 2>/dev/null && break
+            sleep 0.1
+        done
+        kill -"$sig" -- "-$pid" 2>/dev/null || true
+    fi
     wait "$pid" || rc=$?
     return $rc
 }
@@ -139,13 +142,8 @@ exec $(command -v git) "\$@"
 EOF
     chmod +x "$w/git"
     before=$(snapshot "$d")
-    set -m
-    env PATH="$w:$PATH" OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" \
-        env --default-signal=HUP "$TOP/build.sh" apply --ovs-src "$d" \
-        >"$SCRATCH/mid-out" 2>"$SCRATCH/mid-err" &
-    local pid=$!
-    set +m
-    wait "$pid" || rc=$?
+    apply_interrupted "" "" "$SCRATCH/mid" "$d" PATH="$w:$PATH" \
+        OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" || rc=$?
     if [ $rc -eq 0 ]; then
         failed "$name" "exit 0"
     elif ! grep -q '\[3/3\]' "$SCRATCH/mid-out"; then

@@ -225,6 +225,20 @@ t_regress_stock_reuse() {
         "regress: stock's suite log reuse"
 }
 
+# made_up_tree DIR RECIPE: a made-up managed tree of base 9.9.9 in DIR: a
+# git repository whose base commit (tagged base/9.9.9) holds a Makefile
+# whose "check" runs the shell line RECIPE, on the branch
+# ovs-json-perf/9.9.9, with no patch yet.
+made_up_tree() {
+    mkdir -p "$1"
+    git init -q "$1"
+    printf 'check:\n\t%s\n' "$2" >"$1/Makefile"
+    git -C "$1" add Makefile
+    git -c user.name=t -c user.email=t@localhost -C "$1" commit -qm base
+    git -C "$1" tag base/9.9.9
+    git -C "$1" checkout -qb ovs-json-perf/9.9.9
+}
+
 # check --record and check_result_for (what CI takes for the build and
 # check of a base): on a made-up managed tree whose "make check" writes a
 # suite log, the record check_record writes is found for that tree and a
@@ -233,17 +247,10 @@ t_regress_stock_reuse() {
 t_check_reuse() {
     local d="$SCRATCH/checkreuse" got rc=0 want
     rm -rf "$d"
-    mkdir -p "$d/build/ovs-9.9.9" "$d/results"
-    (
-        cd "$d/build/ovs-9.9.9"
-        git init -q
-        printf 'check:\n\tmkdir -p tests && echo "## Summary" >tests/testsuite.log && echo "7 tests were successful." >>tests/testsuite.log\n' >Makefile
-        git add Makefile
-        git -c user.name=t -c user.email=t@localhost commit -qm base
-        git tag base/9.9.9
-        git checkout -qb ovs-json-perf/9.9.9
-        commit_file . f patched patch
-    )
+    mkdir -p "$d/results"
+    made_up_tree "$d/build/ovs-9.9.9" \
+        'mkdir -p tests && echo "## Summary" >tests/testsuite.log && echo "7 tests were successful." >>tests/testsuite.log'
+    commit_file "$d/build/ovs-9.9.9" f patched patch
     got=$(
         BUILD=$d/build OVS_JSON_PERF_RESULTS=$d/results CHECK_RESULTS=$d/results LOG=''
         # shellcheck source=../scripts/lib/build.sh
@@ -279,19 +286,11 @@ t_check_reuse() {
 t_bisect_reuse() {
     local d="$SCRATCH/bisectreuse" got rc=0 want
     rm -rf "$d"
-    mkdir -p "$d/build/ovs-9.9.9" "$d/results"
-    (
-        cd "$d/build/ovs-9.9.9"
-        git init -q
-        printf 'check:\n\ttrue\n' >Makefile
-        git add Makefile
-        git -c user.name=t -c user.email=t@localhost commit -qm base
-        git tag base/9.9.9
-        git checkout -qb ovs-json-perf/9.9.9
-        commit_file . a 1 one
-        commit_file . b 2 two
-        commit_file . c 3 three
-    )
+    mkdir -p "$d/results"
+    made_up_tree "$d/build/ovs-9.9.9" true
+    commit_file "$d/build/ovs-9.9.9" a 1 one
+    commit_file "$d/build/ovs-9.9.9" b 2 two
+    commit_file "$d/build/ovs-9.9.9" c 3 three
     got=$(
         BUILD=$d/build OVS_JSON_PERF_RESULTS=$d/results BISECT_RESULTS=$d/results LOG=$d/log
         # shellcheck source=../scripts/lib/bisect.sh
