@@ -21,9 +21,10 @@
 # warm-up, the growth of the patched server's RSS floor (the lowest RSS of
 # each --window, which a leak raises and the spike of a large update does
 # not), by least squares, may exceed stock's by at most --rss-bound kB per
-# hour (default 1024: 1 MB/h), or by 3 standard errors of the difference
-# of the two slopes if that is more: within the noise of the run, a bound
-# the summary states; once the clients are gone, nothing may be left, and
+# hour (default 1024: 1 MB/h).  A run shorter than an hour cannot tell
+# that from its noise: its bound is 3 standard errors of the difference of
+# the two slopes if that is more, and the summary states which bound it
+# used and the noise; once the clients are gone, nothing may be left, and
 # the patched server's RSS may stay above its floor at the end of the
 # warm-up by at most --return-bound kB (default 4096) more than stock's
 # does.  Short runs are noisy: quote committed runs of an hour or more.
@@ -557,7 +558,7 @@ stop_servers
 
 # The verdict and the summary file.
 SUMMARY="$RESULTS_DIR/$NAME.summary"
-SOAK_WINDOW=$WINDOW "$TOP/bench/soak/verdict.sh" "$WORK" "$WARMUP" "$RSS_BOUND" "$RETURN_BOUND" \
+SOAK_WINDOW=$WINDOW SOAK_DURATION=$DURATION "$TOP/bench/soak/verdict.sh" "$WORK" "$WARMUP" "$RSS_BOUND" "$RETURN_BOUND" \
     "${VARIANTS[@]}" >"$WORK/verdict"
 {
     echo "kind=soak$([ "$CHECKER" = none ] || echo -checked)"

@@ -113,6 +113,17 @@ if grep -qE '^patched_rss_slope_bound_kb_per_h=([2-9][0-9]{3}|[0-9]{5,})$' "$WOR
 else
     fail verdict-noisy-bound "$(grep -E 'floor_slope|bound' "$WORK/noisy.verdict" | tr '\n' ' ')"
 fi
+# The same samples as the record of an hour: the bound is the target,
+# 1024 kB/h, whatever the noise, and 1440 kB/h is over it.
+if SOAK_WINDOW=20 SOAK_DURATION=3600 "$TOP/bench/soak/verdict.sh" "$WORK/noisy" 30 1024 4096 \
+       stock patched >"$WORK/noisy-hour.verdict" 2>&1 &&
+   grep -q '^result=FAIL' "$WORK/noisy-hour.verdict" &&
+   grep -q '^patched_rss_slope_bound_kb_per_h=1024$' "$WORK/noisy-hour.verdict" &&
+   grep -q '^why=.*patched RSS floor grows 1[0-9]* kB/h faster .*(bound 1024, the target)' "$WORK/noisy-hour.verdict"; then
+    ok verdict-hour-bound-is-the-target
+else
+    fail verdict-hour-bound-is-the-target "$(grep -E 'result|why|bound' "$WORK/noisy-hour.verdict" | tr '\n' ' ')"
+fi
 
 samples "$WORK/stays-up" stock 10000 0 10100
 samples "$WORK/stays-up" patched 9000 0 19000

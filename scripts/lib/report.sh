@@ -160,7 +160,13 @@ report_rows() {
         ;;
     soak)
         if [ -n "$(val patched_floor_slope_kb_per_h)" ]; then
-            echo "soak: duration, RSS floor slope excess|$(val duration_s) s, $(val patched_rss_slope_excess_kb_per_h) kB/h over stock (bound $(val patched_rss_slope_bound_kb_per_h)); left: $(val patched_left)"
+            # Which bound the verdict used (records since it says).
+            local note=
+            case $(val patched_rss_slope_bound_basis) in
+            target) note=", the target; noise $(val patched_rss_slope_noise_kb_per_h)" ;;
+            noise) note=", the noise of a run shorter than an hour" ;;
+            esac
+            echo "soak: duration, RSS floor slope excess|$(val duration_s) s, $(val patched_rss_slope_excess_kb_per_h) kB/h over stock (bound $(val patched_rss_slope_bound_kb_per_h)$note); left: $(val patched_left)"
         else
             echo "soak: duration, patched RSS slope|$(val duration_s) s, $(val patched_rss_slope_kb_per_h) kB/h (stock $(val stock_rss_slope_kb_per_h))"
         fi
