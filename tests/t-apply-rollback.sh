@@ -117,12 +117,15 @@ t_signal() {
 }
 
 # A terminal closes while git am is in the middle of the third patch: it
-# has written the file that patch adds, not yet the index.  A stand-in git
-# does that much, then sends SIGHUP to the process group.  The file goes
-# with the rest, and the tree is as it was.
+# has written the file that patch adds, not yet the index, and it leaves
+# what a real git am killed there has been seen to leave: its branch's
+# lock file and a rebase-apply/ that git am --abort does not recognise.  A
+# stand-in git does that much, then sends SIGHUP to the process group.
+# The file, the lock and the state go, and the tree is as it was; a lock
+# that was there before apply began (a crashed git of the user's) stays.
 t_signal_mid_am() {
     local kind=$1 d="$SCRATCH/mid-am-$1" w="$SCRATCH/mid-am-bin" before rc=0 name
-    name="$kind tree: SIGHUP while git am has written a new file but not the index: the file goes, the tree is as it was"
+    name="$kind tree: SIGHUP while git am has written a new file and holds a lock: the file, lock and state go, the tree is as it was"
     if [ "$(trap -p HUP)" = "trap -- '' SIGHUP" ]; then
         skip "$name" "SIGHUP is ignored in this environment (run without nohup)"
         return
@@ -134,6 +137,10 @@ t_signal_mid_am() {
 case "\$*" in
 *" am -q "*0003-*.patch)
     echo third >"$d/ovs-json-perf-test-3.txt"
+    gd=\${GIT_DIR:-$d/.git}
+    : >"\$gd/refs/heads/ovs-json-perf/3.5.0.lock"
+    mkdir -p "\$gd/rebase-apply"
+    : >"\$gd/rebase-apply/0001"
     kill -HUP 0
     sleep 5
     exit 1 ;;
@@ -141,11 +148,14 @@ esac
 exec $(command -v git) "\$@"
 EOF
     chmod +x "$w/git"
+    [ "$kind" = plain ] || : >"$d/.git/refs/heads/users.lock"
     before=$(snapshot "$d")
     apply_interrupted "" "" "$SCRATCH/mid" "$d" PATH="$w:$PATH" \
         OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" || rc=$?
     if [ $rc -eq 0 ]; then
         failed "$name" "exit 0"
+    elif [ "$kind" = git ] && [ ! -e "$d/.git/refs/heads/users.lock" ]; then
+        failed "$name" "the rollback removed a lock that was there before apply began"
     elif ! grep -q '\[3/3\]' "$SCRATCH/mid-out"; then
         failed "$name" "stopped before the third patch: $(tr '\n' '|' <"$SCRATCH/mid-err")"
     elif [ "$(snapshot "$d")" != "$before" ]; then

@@ -338,18 +338,51 @@ APPLY_PID=          # the shell that applies (rolls back on a signal)
 guard_begin() {
     APPLY_WORK=$(mktemp -d "${TMPDIR:-/tmp}/ovs-json-perf-guard.XXXXXX")
     tree_manifest "$TREE" "$TREE_KIND" >"$APPLY_WORK/before"
+    if [ "$TREE_KIND" = git ]; then
+        git_locks >"$APPLY_WORK/locks"
+    fi
     APPLY_PREV_EXIT=$(trap -p EXIT)
     APPLY_PID=$BASHPID
     trap on_interrupt INT TERM HUP
     trap on_exit EXIT
 }
 
+# git_locks: the lock files of the tree's repository that apply's git
+# commands take: HEAD's, the index's, the refs' (in the common directory
+# of a linked worktree).  Not another worktree's.
+git_locks() {
+    local gd common
+    gd=$(git_tree rev-parse --absolute-git-dir 2>/dev/null) || return 0
+    common=$(git_tree rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || common=$gd
+    {
+        find "$gd" "$common" -maxdepth 1 -name '*.lock' || true
+        find "$common/refs" -name '*.lock' || true
+    } 2>/dev/null | LC_ALL=C sort -u
+}
+
+# clear_am_leftovers: what a git am killed by a signal can leave behind.
+# It can leave a lock file (seen: its branch's), which makes every command
+# of the rollback fail.  Apply has waited for its git am, so a lock that
+# was not there when apply began is that git am's.  A git am cut short
+# while it set up leaves a rebase-apply/ that git am --abort does not
+# recognise; none was there before (check_git_state).
+clear_am_leftovers() {
+    local gd lock
+    while IFS= read -r lock; do
+        [ -z "$lock" ] || grep -qxF -- "$lock" "$APPLY_WORK/locks" 2>/dev/null ||
+            rm -f -- "$lock" 2>/dev/null || true
+    done < <(git_locks)
+    gd=$(git_tree rev-parse --absolute-git-dir 2>/dev/null) || return 0
+    [ -d "$gd/rebase-apply" ] || return 0
+    git_tree am --abort >/dev/null 2>&1 || true
+    rm -rf -- "$gd/rebase-apply" 2>/dev/null || true
+}
+
 # git rollback: the tree's files back at the user's commit, HEAD and the
 # branches as they were.
 rollback_git() {
     local st path
-    [ ! -d "$(git_tree rev-parse --absolute-git-dir)/rebase-apply" ] ||
-        git_tree am --abort >/dev/null 2>&1 || true
+    clear_am_leftovers
     git_tree checkout -q --detach "$APPLY_ORIG_SHA" >/dev/null 2>&1 || true
     git_tree branch -q -D "$APPLY_BRANCH" >/dev/null 2>&1 || true
     if [ -n "$APPLY_OLD_SHA" ]; then
@@ -377,7 +410,7 @@ rollback_git() {
 # cut short wrote (a new file of its patch).
 rollback_plain() {
     local st
-    git am --abort >/dev/null 2>&1 || true
+    clear_am_leftovers
     git reset -q --hard "$APPLY_ORIG" >/dev/null 2>&1 || true
     while IFS= read -r -d '' st; do
         [ "${st:0:2}" != '??' ] || rm -f -- "$TREE/${st:3}" 2>/dev/null || true
