@@ -117,15 +117,17 @@ t_signal() {
 }
 
 # A terminal closes while git am is in the middle of the third patch: it
-# has written the file that patch adds, not yet the index, and it leaves
-# what a real git am killed there has been seen to leave: its branch's
-# lock file and a rebase-apply/ that git am --abort does not recognise.  A
-# stand-in git does that much, then sends SIGHUP to the process group.
-# The file, the lock and the state go, and the tree is as it was; a lock
-# that was there before apply began (a crashed git of the user's) stays.
+# has written the files that patch adds (one in new directories), not yet
+# the index, and it leaves what a real git am killed there has been seen
+# to leave: its branch's lock file and a rebase-apply/ that git am --abort
+# does not recognise.  A stand-in git does that much, then sends SIGHUP to
+# the process group.  The files and directories, the lock and the state
+# go, and the tree is as it was; a lock that was there before apply began
+# (a crashed git of the user's) stays, and so does the user's empty
+# directory.
 t_signal_mid_am() {
     local kind=$1 d="$SCRATCH/mid-am-$1" w="$SCRATCH/mid-am-bin" before rc=0 name
-    name="$kind tree: SIGHUP while git am has written a new file and holds a lock: the file, lock and state go, the tree is as it was"
+    name="$kind tree: SIGHUP while git am has written new files and holds a lock: they, the lock and the state go, the tree is as it was"
     if [ "$(trap -p HUP)" = "trap -- '' SIGHUP" ]; then
         skip "$name" "SIGHUP is ignored in this environment (run without nohup)"
         return
@@ -137,6 +139,8 @@ t_signal_mid_am() {
 case "\$*" in
 *" am -q "*0003-*.patch)
     echo third >"$d/ovs-json-perf-test-3.txt"
+    mkdir -p "$d/ovs-json-perf-new/sub"
+    echo fourth >"$d/ovs-json-perf-new/sub/test-4.txt"
     gd=\${GIT_DIR:-$d/.git}
     : >"\$gd/refs/heads/ovs-json-perf/3.5.0.lock"
     mkdir -p "\$gd/rebase-apply"
@@ -149,6 +153,7 @@ exec $(command -v git) "\$@"
 EOF
     chmod +x "$w/git"
     [ "$kind" = plain ] || : >"$d/.git/refs/heads/users.lock"
+    mkdir "$d/users-empty-dir"
     before=$(snapshot "$d")
     apply_interrupted "" "" "$SCRATCH/mid" "$d" PATH="$w:$PATH" \
         OVS_JSON_PERF_PATCHES="$SCRATCH/series/good" || rc=$?

@@ -417,6 +417,19 @@ rollback_plain() {
     done < <(git status --porcelain -z --untracked-files=all 2>/dev/null)
 }
 
+# remove_new_dirs: the directories the tree did not have before apply
+# began that are empty once a cut-short patch's new files are gone; the
+# deepest first, so that a new directory holding only new ones goes too.
+remove_new_dirs() {
+    local dir
+    sed -n 's/^dir [0-7]* //p' "$APPLY_WORK/before" >"$APPLY_WORK/dirs"
+    (cd "$TREE" && find . -mindepth 1 -depth -type d -not -path './.git' -not -path './.git/*' -printf '%P\n') |
+        grep -vxF -f "$APPLY_WORK/dirs" |
+        while IFS= read -r dir; do
+            rmdir -- "$TREE/$dir" 2>/dev/null || true
+        done || true
+}
+
 # Undo apply.  Returns 0 if the fingerprint matches the one taken before;
 # otherwise prints what differs and the commands that restore the tree.
 # Nothing interrupts it: a second Ctrl-C would leave the tree half restored.
@@ -429,6 +442,7 @@ apply_rollback() {
     else
         rollback_git
     fi
+    remove_new_dirs
     restore_modes "$TREE" "$APPLY_WORK/before"
     APPLY_BRANCH=
     tree_manifest "$TREE" "$TREE_KIND" >"$APPLY_WORK/now" 2>/dev/null || true
