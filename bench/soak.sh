@@ -242,16 +242,35 @@ server() {
 
 # stop_servers: every server exits (the relay before its members), so that
 # sanitizers and valgrind report; waits up to 60 s for each.
+# How each server left goes to WORK/VARIANT/exits, "NAME HOW": "exit" (it
+# did as ovs-appctl exit asked), "SIGTERM" (it did not answer), or "stuck"
+# (still there a minute later: killed).  The summary gives every server
+# that did not leave by "exit".
 stop_servers() {
-    local v name pid
+    local v name pid how
     for v in "${VARIANTS[@]}"; do
         for name in ovsdb-server $(members "$v"); do
             pid=$(cat "$WORK/$v/$name.pid" 2>/dev/null) || continue
-            server_appctl "$v" "$name" exit >/dev/null 2>&1 ||
+            how="exit"
+            if ! server_appctl "$v" "$name" exit >/dev/null 2>&1; then
+                how=SIGTERM
                 kill "$pid" 2>/dev/null || true
+            fi
             wait_gone "$pid"
+            if kill -0 "$pid" 2>/dev/null; then
+                how=stuck
+                kill -9 "$pid" 2>/dev/null || true
+            fi
+            echo "$name $how" >>"$WORK/$v/exits"
         done
     done
+}
+
+# servers_not_by_exit VARIANT: "NAME:HOW ..." of VARIANT's servers that did
+# not leave by ovs-appctl exit, or "none".
+servers_not_by_exit() {
+    awk '$2 != "exit" { s = s (s ? " " : "") $1 ":" $2 } END { print s ? s : "none" }' \
+        "$WORK/$1/exits" 2>/dev/null || echo none
 }
 
 # checker_reports VARIANT: one line for each sanitizer report file and each
@@ -581,6 +600,9 @@ SOAK_WINDOW=$WINDOW SOAK_DURATION=$DURATION "$TOP/bench/soak/verdict.sh" "$WORK"
     echo "window_s=$WINDOW"
     echo "return_bound_kb=$RETURN_BOUND"
     echo "checker=$CHECKER"
+    for v in "${VARIANTS[@]}"; do
+        echo "${v}_servers_not_by_exit=$(servers_not_by_exit "$v")"
+    done
     # A checker's report of a variant after the first fails the run.
     bad=''
     for v in "${VARIANTS[@]}"; do

@@ -129,8 +129,10 @@ samples "$WORK/stays-up" stock 10000 0 10100
 samples "$WORK/stays-up" patched 9000 0 19000
 verdict_case stays-up FAIL 'patched RSS stays 9900 kB further above'
 
-# nothing_left PREFIX SUMMARY: case PREFIX-VARIANT-nothing-left for each
-# side: SUMMARY says the server held nothing of its clients once they left.
+# nothing_left PREFIX SUMMARY: cases PREFIX-VARIANT-nothing-left and
+# PREFIX-VARIANT-every-server-left-by-exit for each
+# side: SUMMARY says the server held nothing of its clients once they left,
+# and that every server left when ovs-appctl exit asked it to.
 nothing_left() {
     local v
     for v in stock patched; do
@@ -138,6 +140,11 @@ nothing_left() {
             ok "$1-$v-nothing-left"
         else
             fail "$1-$v-nothing-left" "$(grep "^${v}_left=" "$2")"
+        fi
+        if grep -qx "${v}_servers_not_by_exit=none" "$2"; then
+            ok "$1-$v-every-server-left-by-exit"
+        else
+            fail "$1-$v-every-server-left-by-exit" "$(grep "^${v}_servers_not_by_exit=" "$2" || echo "no ${v}_servers_not_by_exit line")"
         fi
     done
 }
