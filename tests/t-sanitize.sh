@@ -5,7 +5,8 @@
 # 2. The parsers on canned reports: an ASan heap overflow, a LeakSanitizer
 #    report, UBSan runtime errors, an autotest testsuite.dir with a
 #    sanitizers.PID file, a testsuite's output, and a valgrind log with errors
-#    and a definite leak attributed to its file.  The verdict on a test
+#    and a definite leak attributed to its file, and the leaks of a process
+#    killed by a signal set apart.  The verdict on a test
 #    that failed twice: on stock too, or on patched only.
 # 3. The --ovs-src copy leaves the user's tree exactly as it was.
 # 4. The real thing on the patched default base, a selection that fits CI:
@@ -168,6 +169,25 @@ EOF
     else
         fail "vg_definite" "got: $(tr '\n\t' '| ' <<<"$recs")"
     fi
+
+    # Two processes of one test leak the same block; a signal killed the
+    # second, which also made a memory error.  Its leak is set apart, its
+    # error is a finding.
+    local t="$S/vg/tests/testsuite.dir/0042" scan
+    mkdir -p "$t"
+    sed -e '/Invalid read/,/^==99== $/d' -e 's/SUMMARY: 4 errors/SUMMARY: 3 errors/' "$S/valgrind.99" >"$t/valgrind.100"
+    { sed -n '1,4p' "$S/valgrind.99"
+      echo '==99== Process terminating with default action of signal 14 (SIGALRM)'
+      echo '==99==    at 0x3: raise (raise.c:26)'
+      sed -n '5,$p' "$S/valgrind.99"; } >"$t/valgrind.101"
+    LOGS="$S/vg/logs"
+    mkdir -p "$LOGS"
+    vg_collect "$S/vg" first
+    scan=$(cat "$LOGS/findings.txt")
+    expect "vg_scan: a killed process's memory error is a finding, its leaks are not" \
+        "$scan" "$(printf '0042\tvalgrind.100\t0\t2\n0042\tvalgrind.101\t1\t0')"
+    expect "vg_scan: the killed process's leaks are kept apart" \
+        "$(wc -l <"$LOGS/leaks.txt") $(cut -f2 "$LOGS/leaks-killed.txt" | sort -u)" "2 valgrind.101"
 }
 
 # A test that failed twice on patched counts against the series unless a

@@ -388,22 +388,33 @@ vg_definite() {
     ' "$1"
 }
 
+# vg_killed FILE: whether the process of a valgrind log was killed by a
+# signal (a test's closing kill, the testsuite's OVS_CTL_TIMEOUT alarm).
+# Such a process never frees what it holds: a request it was still
+# waiting on when the signal came shows as definitely lost.
+vg_killed() {
+    grep -qE '^==[0-9]+== Process terminating with default action of signal' "$1"
+}
+
 # vg_scan DIR: for the valgrind.* files under an autotest testsuite.dir,
 # one line per file with errors or definite leaks: "TEST<TAB>FILE<TAB>
 # ERRORS<TAB>DEFINITE_RECORDS", and the records in LOGS/leaks.txt as
-# "TEST<TAB>FILE<TAB>" + vg_definite's line.
+# "TEST<TAB>FILE<TAB>" + vg_definite's line.  The leaks of a process
+# killed by a signal go to LOGS/leaks-killed.txt instead and are not
+# findings; its memory errors are.
 vg_scan() {
     local dir=$1 f t e d
     [ -d "$dir" ] || return 0
-    local recs
+    local recs to
     while IFS= read -r -d '' f; do
         t=$(basename "$(dirname "$f")")
         e=$(vg_errors "$f")
         recs=$(vg_definite "$f")
         d=0
         if [ -n "$recs" ]; then
-            d=$(wc -l <<<"$recs")
-            awk -v p="$t\t$(basename "$f")\t" '{ print p $0 }' <<<"$recs" >>"$LOGS/leaks.txt"
+            to=leaks.txt
+            if vg_killed "$f"; then to="leaks-killed.txt"; else d=$(wc -l <<<"$recs"); fi
+            awk -v p="$t\t$(basename "$f")\t" '{ print p $0 }' <<<"$recs" >>"$LOGS/$to"
         fi
         [ "$e" -eq 0 ] && [ "$d" -eq 0 ] || printf '%s\t%s\t%s\t%s\n' "$t" "$(basename "$f")" "$e" "$d"
     done < <(find "$dir" -mindepth 2 -maxdepth 2 -type f -name 'valgrind.*' -print0 | sort -z)
@@ -415,6 +426,7 @@ vg_collect() {
     local dir=$1 t f
     [ "$2" = first ] || return 0
     : >"$LOGS/leaks.txt"
+    : >"$LOGS/leaks-killed.txt"
     vg_scan "$dir/tests/testsuite.dir" >"$LOGS/findings.txt"
     mkdir -p "$LOGS/reports"
     while IFS=$'\t' read -r t f _; do
@@ -469,6 +481,7 @@ definite_leak_records=$leaks
 definite_leak_bytes=$bytes
 definite_leaks_by_file=$(awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $2, $1 }' "$LOGS/leaks-by-file.txt")
 definite_leaks_in_series_files=$touched
+definite_leak_records_of_killed_processes=$(wc -l <"$LOGS/leaks-killed.txt")
 findings_also_on_stock=$(stock_count findings_also_on_stock)
 findings_not_on_stock=$new
 EOF

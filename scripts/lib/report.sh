@@ -127,9 +127,11 @@ report_rows() {
         echo "ASan+UBSan: selection|$(val selection)"
         ;;
     valgrind)
+        local killed
+        killed=$(val definite_leak_records_of_killed_processes)
         echo "valgrind: tests run / failed|$(val tests_run) / $(val tests_failed)"
         echo "valgrind: of them also failing on stock|$(val tests_failed_on_stock_too)"
-        echo "valgrind: errors, definite leaks|$(val valgrind_errors), $(val definite_leak_records)"
+        echo "valgrind: errors, definite leaks|$(val valgrind_errors), $(val definite_leak_records)${killed:+ (and $killed of processes killed by a signal)}"
         echo "valgrind: findings not on stock|$(val findings_not_on_stock)"
         echo "valgrind: result|$(val result)"
         echo "valgrind: selection|$(val selection)"
