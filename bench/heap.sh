@@ -657,10 +657,7 @@ heap_join_cluster() {
         local pid
         pid=$(cat "$RUN/s1/pid")
         "$BINDIR/ovs-appctl" -t "$RUN/s1/ctl" exit >/dev/null 2>&1 || true
-        for _ in $(seq 1 600); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
+        wait_gone "$pid"
         LEADER=
     }
 

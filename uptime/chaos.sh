@@ -126,14 +126,11 @@ start() {
 
 # stop SLOT SIGNAL: stops the member of SLOT with SIGNAL and waits for it.
 stop() {
-    local i=$1 sig=$2 pid n=0
+    local i=$1 sig=$2 pid
     up "$i" || return 0
     pid=$(cat "$W/m$i.pid")
     kill "-$sig" "$pid" 2>/dev/null || true
-    while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do
-        sleep 0.1
-        n=$((n + 1))
-    done
+    wait_gone "$pid" 100
     rm -f "$W/m$i.pid"
 }
 
