@@ -365,7 +365,9 @@ git_locks() {
 # of the rollback fail.  Apply has waited for its git am, so a lock that
 # was not there when apply began is that git am's.  A git am cut short
 # while it set up leaves a rebase-apply/ that git am --abort does not
-# recognise; none was there before (check_git_state).
+# recognise; none was there before (check_git_state).  A plain tree has
+# no list of locks: its temporary repository is apply's own, and so is
+# every lock in it.
 clear_am_leftovers() {
     local gd lock
     while IFS= read -r lock; do
