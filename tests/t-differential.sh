@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ./build.sh differential (uptime/differential.sh) on the default base:
 # bad options are one error line; a short run of three seeds compares every
-# message with no mismatch, compacts and reloads both databases and
+# message with no mismatch (its misbehaving clients sending large requests
+# of 3 MB), compacts and reloads both databases and
 # compares their rows, and records its summary; the rows comparison finds a
 # row that only one side has; a build with a planted bug (a row lost from a
 # shared update) is found.  Ends with "N passed, N
@@ -26,13 +27,14 @@ refused "an unknown option is one error line" "unknown option '--bogus'" --bogus
 refused "--seeds 0 is refused" "--seeds needs an integer of at least 1" --seeds 0
 refused "an unsupported base is refused" "unsupported base '9.9.9'" --base 9.9.9
 refused "--txns without a value is refused" "--txns needs a value" --txns
+refused "--large 0 is refused" "--large needs an integer of at least 1" --large 0
 
 # field NAME FILE: the value of NAME= in FILE.
 field() { sed -n "s/^$1=//p" "$2"; }
 
 stage "t-differential: 3 seeds of 300 transactions, stock against patched $DEFAULT_BASE"
 rc=0
-"$TOP/build.sh" differential --seeds 3 --txns 300 --record --results-dir "$S/results" \
+"$TOP/build.sh" differential --seeds 3 --txns 300 --large 3000000 --record --results-dir "$S/results" \
     >"$S/run.out" 2>&1 || rc=$?
 sum=$(find "$S/results" -name "differential-$DEFAULT_BASE-*.summary" 2>/dev/null | head -n1)
 if [ $rc -eq 0 ] && [ -n "$sum" ] && [ "$(field result "$sum")" = pass ] &&
@@ -46,8 +48,9 @@ fi
 # that sent garbage (a mismatch otherwise) and logged it.
 hostile=$(field hostile_clients "$sum" 2>/dev/null || true)
 if [ $rc -eq 0 ] && [[ $hostile =~ ^([1-9][0-9]*)\ garbage,\ ([0-9]+)\ half.*\ ([0-9]+)\ stalled,\ ([0-9]+)\ large$ ]] &&
-   [ $((BASH_REMATCH[2] + BASH_REMATCH[3] + BASH_REMATCH[4])) -gt 0 ]; then
-    ok "3 seeds with misbehaving clients ($hostile): cut off alike, the others went on"
+   [ $((BASH_REMATCH[2] + BASH_REMATCH[3] + BASH_REMATCH[4])) -gt 0 ] && [ "${BASH_REMATCH[4]}" -gt 0 ] &&
+   [ "$(field hostile_large_request_bytes "$sum")" = 3000000 ]; then
+    ok "3 seeds with misbehaving clients ($hostile, large ones of 3000000 bytes): cut off alike, the others went on"
 else
     fail "3 seeds with misbehaving clients" "exit $rc; hostile_clients=$hostile"
 fi

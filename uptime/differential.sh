@@ -31,6 +31,7 @@ every reply and notification each client receives.
                     middle of one or sends 1 MB it never reads the reply
                     of: both servers must close the one that sent garbage,
                     with a log line, and every other client goes on)
+  --large BYTES     the size of those large requests (default 1048576)
   --valgrind        run the candidate (B) under valgrind's memcheck: any
                     error or definitely lost block fails the seed
   --record          write the summary to bench/results/
@@ -52,6 +53,7 @@ TXNS=2000
 CLIENTS=12
 VALGRIND=0
 HOSTILE=1
+LARGE=1048576
 
 # parse_args ARGS...: sets the options above and those of every uptime run.
 parse_args() {
@@ -61,7 +63,8 @@ parse_args() {
         --seeds SEEDS uint1
         --first-seed FIRST_SEED uint0
         --txns TXNS uint1
-        --clients CLIENTS uint1' "$@"
+        --clients CLIENTS uint1
+        --large LARGE uint1' "$@"
 }
 
 # start_server SIDE DIR [again]: a server for SIDE in DIR, on a fresh
@@ -164,7 +167,7 @@ seed_line() {
 run_seed() {
     local seed=$1 d="$WORK/seed-$1" rc=0 flags=()
     [ "$STOCK_DEFECTS" = 0 ] || flags+=(--stock-defects)
-    [ "$HOSTILE" = 0 ] || flags+=(--hostile)
+    [ "$HOSTILE" = 0 ] || flags+=(--hostile --hostile-large "$LARGE")
     start_server A "$d/A" >>"$LOG" 2>&1
     start_server B "$d/B" >>"$LOG" 2>&1
     /usr/bin/python3 "$TOP/uptime/differential.py" --a "$d/A/sock" --b "$d/B/sock" \
@@ -199,6 +202,7 @@ stock_defects=$([ "$STOCK_DEFECTS" = 1 ] && echo yes || echo no)
 candidate_under=$([ "$VALGRIND" = 1 ] && echo valgrind || echo none)
 rows_same_after_compaction=$(total 'rows, the same') (each seed: both sides' ovsdb-tool compact, both servers reload, every row compared)
 hostile_clients=$(total garbage) garbage, $(total half) half messages, $(total stall) stalled, $(total large) large
+hostile_large_request_bytes=$(grep -oE 'requests of [0-9]+ bytes' "$WORK/lines" | grep -oE '[0-9]+' | sort -un | tr '\n' ' ' | sed 's/ $//')
 result=$1
 EOF
 }
