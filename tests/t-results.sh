@@ -356,17 +356,23 @@ t_report_series() {
     if [ -n "$branch" ]; then
         expect "report: the current series' tree is the tree apply makes" "$cur" "$branch"
     fi
-    w() {   # KIND TREE-LINE
-        printf 'kind=%s\nbase=3.5.0\ndate=2026-12-01T00:00:00Z\nresult=pass\n%s\n' "$1" "$2" >"$r/$1-3.5.0-x.summary"
+    w() {   # KIND LINES [NAME]
+        printf 'kind=%s\nbase=3.5.0\ndate=2026-12-01T00:00:00Z\nresult=pass\n%s\n' "$1" "$2" >"$r/${3:-$1}-3.5.0-x.summary"
     }
+    local old=0123456789abcdef0123456789abcdef01234567
     w check "patched_tree=$cur"
     w hostile "candidate_tree=$cur"
-    w valgrind "patched_tree=0123456789abcdef0123456789abcdef01234567"
+    w valgrind "patched_tree=$old"
     w bisect ""
+    # A soak under each checker is a row of its own, the newer one does
+    # not hide the other.
+    w soak-checked "$(printf 'checker=asan\npatched_tree=%s' "$cur")" soak-asan
+    w soak-checked "$(printf 'checker=valgrind\npatched_tree=%s' "$old")" soak-valgrind
+    sed -i 's/^date=.*/date=2026-12-02T00:00:00Z/' "$r/soak-valgrind-3.5.0-x.summary"
     OVS_JSON_PERF_RESULTS="$r" bs report
     out=$(sed -n '/^== OVS 3.5.0/,/^$/p' "$SCRATCH/out" | sed -n '/^series:/,$p')
     expect_lines "report: which results were made on the current series, an older one, or a tree they do not name" "$RC" "$out" \
-        "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile|  made on an older series: valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential chaos soak soak-checked ovn"
+        "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile soak-checked-asan|  made on an older series: valgrind soak-checked-valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential chaos soak ovn"
 }
 
 # The cases, in order; the closing line.

@@ -19,12 +19,14 @@ report() {
         b=$(sed -n 's/^base=//p' "$f")
         d=$(sed -n 's/^date=//p' "$f")
         if [ -z "$k" ] || [ -z "$b" ] || [ -z "$d" ]; then continue; fi
+        # A soak under each checker is a proof of its own.
+        [ "$k" != soak-checked ] || k="soak-checked-$(sed -n 's/^checker=//p' "$f")"
         if [ -z "${newest[$b/$k]:-}" ] ||
            [[ $d > $(sed -n 's/^date=//p' "${newest[$b/$k]}") ]]; then
             newest[$b/$k]=$f
         fi
     done
-    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos soak soak-checked ovn"
+    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos soak soak-checked-asan soak-checked-valgrind ovn"
     for base in $SUPPORTED_BASES; do
         local cur t current='' older='' unnamed='' none=''
         cur=$(series_tree "$base")
