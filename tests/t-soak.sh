@@ -130,6 +130,67 @@ samples "$WORK/stays-up" stock 10000 0 10100
 samples "$WORK/stays-up" patched 9000 0 19000
 verdict_case stays-up FAIL 'patched RSS stays 9900 kB further above'
 
+# counters DIR VARIANT KIND: adds "notifications:VALUE" to each run
+# sample i (0-19): i for KIND "rise", a spike of 100 * i on every even one
+# sample for "spiky", both for "spiky-rise", KIND itself otherwise; and a
+# "backlog" that spikes every third sample but whose floor stays 0.
+counters() {
+    awk -v e="$3" '$2 == "run" {
+        i = NR - 1
+        spike = i % 2 ? 0 : 100 * i
+        v = e == "rise" ? i : e == "spiky" ? spike : e == "spiky-rise" ? i + spike : e
+        $0 = $0 " notifications:" v " backlog:" (i % 3 ? 0 : 5000 + i * 900)
+    } 1' "$1/$2/samples" >"$1/$2/samples.new"
+    mv "$1/$2/samples.new" "$1/$2/samples"
+}
+# Notifications that pile up while the clients are there (one more a
+# sample, so its floor grows by 360 an hour) fail, though they are gone
+# once every client left, also under spikes that make the fit over every
+# sample too noisy to tell; ones that come and go do not, nor does a
+# backlog whose spikes grow; nor, with the same growth on both sides,
+# a counter that grows.
+samples "$WORK/counter-grows" stock 10000 0 10100
+samples "$WORK/counter-grows" patched 9000 0 9100
+counters "$WORK/counter-grows" stock 0
+counters "$WORK/counter-grows" patched rise
+verdict_case counter-grows FAIL 'patched counter floors grow faster than stock.s, beyond 3 standard errors: notifications +3[0-9][0-9]\.[0-9]/h'
+samples "$WORK/counter-spiky" stock 10000 0 10100
+samples "$WORK/counter-spiky" patched 9000 0 9100
+counters "$WORK/counter-spiky" stock 0
+counters "$WORK/counter-spiky" patched spiky
+verdict_case counter-spiky pass ''
+samples "$WORK/counter-spiky-rise" stock 10000 0 10100
+samples "$WORK/counter-spiky-rise" patched 9000 0 9100
+counters "$WORK/counter-spiky-rise" stock 0
+counters "$WORK/counter-spiky-rise" patched spiky-rise
+verdict_case counter-spiky-rise FAIL 'patched counter floors grow faster than stock.s, beyond 3 standard errors: notifications +3[0-9][0-9]\.[0-9]/h'
+samples "$WORK/counter-both" stock 10000 0 10100
+samples "$WORK/counter-both" patched 9000 0 9100
+counters "$WORK/counter-both" stock rise
+counters "$WORK/counter-both" patched rise
+verdict_case counter-both pass ''
+# Two windows after the warm-up have no standard error to tell noise by:
+# the counters are not judged.
+samples "$WORK/counter-short" stock 10000 0 10100
+samples "$WORK/counter-short" patched 9000 0 9100
+counters "$WORK/counter-short" stock 0
+counters "$WORK/counter-short" patched rise
+for v in stock patched; do
+    awk '$2 == "left" || $1 <= 50' "$WORK/counter-short/$v/samples" >"$WORK/counter-short/$v/s"
+    mv "$WORK/counter-short/$v/s" "$WORK/counter-short/$v/samples"
+done
+verdict_case counter-short pass ''
+if grep -qx 'patched_counters_over_noise=not judged (2 windows after the warm-up)' "$WORK/counter-short.verdict"; then
+    ok verdict-counter-short-not-judged
+else
+    fail verdict-counter-short-not-judged "$(grep counters_over "$WORK/counter-short.verdict")"
+fi
+if grep -qx 'patched_counters_over_noise=none' "$WORK/counter-both.verdict"; then
+    ok verdict-counter-both-none-over
+else
+    fail verdict-counter-both-none-over "$(grep counters_over "$WORK/counter-both.verdict")"
+fi
+
 # nothing_left PREFIX SUMMARY: cases PREFIX-VARIANT-nothing-left and
 # PREFIX-VARIANT-every-server-left-by-exit for each
 # side: SUMMARY says the server held nothing of its clients once they left,

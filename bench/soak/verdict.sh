@@ -21,6 +21,10 @@
 #   VARIANT_floor_slope_se_kb_per_h
 #                              its standard error (the noise of the floors)
 #   VARIANT_slopes             the same for every counter, per hour
+#   VARIANT_counter_floor_slopes
+#                              for every counter but RSS, "NAME:SLOPE:SE":
+#                              the slope per hour of its floor (its lowest
+#                              value of each window) and its standard error
 #   VARIANT_left               counters of clients' state still non-zero once
 #                              every client has left (none is the goal)
 #   VARIANT_rss_slope_excess_kb_per_h
@@ -40,11 +44,19 @@
 #                              only shows that nothing grows beyond it
 #   VARIANT_rss_slope_bound_basis
 #                              "target" (RSS_BOUND) or "noise"
+#   VARIANT_counters_over_noise
+#                              for each variant after the first: the
+#                              counters whose floor grows faster than the
+#                              first's (or than flat, where the first has
+#                              none or falls) by more than 3 standard errors
+#                              of the difference, or "none"; not judged with
+#                              fewer than 3 windows after the warm-up
 #   VARIANT_return_excess_kb   its (left - warmup) minus the first's, or
 #                              minus 0 if the first's is below its warm-up
 #   result, why                pass, or FAIL and the reasons: an RSS slope
-#                              excess over its bound, a return excess over
-#                              RETURN_BOUND, or anything left
+#                              excess over its bound, a counter over the
+#                              noise, a return excess over RETURN_BOUND, or
+#                              anything left
 set -euo pipefail
 
 [ $# -ge 5 ] || { echo "usage: verdict.sh WORK WARMUP RSS_BOUND RETURN_BOUND VARIANT..." >&2; exit 2; }
@@ -149,10 +161,26 @@ for v in "$@"; do
         if (!(w in FLOOR) || row["rss"] + 0 < FLOOR[w]) {
             FLOOR[w] = row["rss"] + 0
         }
+        NW[w]++
         for (k in row) {
             keys[k] = 1
             V[n, k] = row[k] + 0
+            if (!((w, k) in CF) || row[k] + 0 < CF[w, k]) {
+                CF[w, k] = row[k] + 0
+            }
+            CN[w, k]++
         }
+    }
+    # The floor of counter "key" (its lowest value in each window; 0 in a
+    # window where a sample lacks it), fitted with lsq().
+    function counter_floor_fit(key,    w, m) {
+        m = 0
+        for (w in FLOOR) {
+            m++
+            X[m] = (w + 0.5) * window
+            Y[m] = CN[w, key] == NW[w] ? CF[w, key] : 0
+        }
+        lsq(m)
     }
     END {
         printf "%s_rss_warmup_kb=%s\n", v, rss_warmup
@@ -169,6 +197,19 @@ for v in "$@"; do
             }
         }
         printf "%s_slopes=%s\n", v, slopes
+        floors = ""
+        for (k in keys) {
+            if (k !~ /(^|\.)rss$/) {
+                counter_floor_fit(k)
+                floors = floors (floors ? " " : "") sprintf("%s:%.1f:%.1f", k, slope, se)
+            }
+        }
+        printf "%s_counter_floor_slopes=%s\n", v, floors
+        m = 0
+        for (w in FLOOR) {
+            m++
+        }
+        printf "%s_counter_floor_windows=%d\n", v, m
         printf "%s_left=%s\n", v, left ? left : "none"
     }' "$f" >"$work/$v.verdict"
     cat "$work/$v.verdict"
@@ -177,6 +218,30 @@ done
 
 get() {
     sed -n "s/^$2=//p" "$work/$1.verdict"
+}
+# counters_over REF CAND: the counters of CAND ("NAME:SLOPE:SE ...", floor
+# slopes per hour) whose floor grows faster than REF's (0 for a counter
+# REF lacks; a REF floor that falls counts as flat, as for RSS) by more
+# than 3 standard errors of the difference: "NAME +EXCESS/h (noise N)".
+counters_over() {
+    awk -v ref="$1" -v cand="$2" 'BEGIN {
+        n = split(ref, a, " ")
+        for (i = 1; i <= n; i++) {
+            split(a[i], f, ":")
+            rs[f[1]] = f[2] > 0 ? f[2] : 0
+            rse[f[1]] = f[3]
+        }
+        n = split(cand, a, " ")
+        for (i = 1; i <= n; i++) {
+            split(a[i], f, ":")
+            excess = f[2] - rs[f[1]]
+            noise = 3 * sqrt(f[3] ^ 2 + rse[f[1]] ^ 2)
+            if (excess > noise) {
+                out = out (out ? ", " : "") sprintf("%s +%.1f/h (noise %.1f)", f[1], excess, noise)
+            }
+        }
+        print out
+    }'
 }
 # Every variant after the first against the first (stock).
 for v in "$@"; do
@@ -204,6 +269,18 @@ for v in "$@"; do
         why+=("$v RSS floor grows $slope_excess kB/h faster than $first's (bound $bound, the $basis)")
     [ "$return_excess" -le "$return_bound" ] ||
         why+=("$v RSS stays $return_excess kB further above its warm-up than $first's once the clients left (bound $return_bound)")
+    over=$(counters_over "$(get "$first" "${first}_counter_floor_slopes")" \
+                         "$(get "$v" "${v}_counter_floor_slopes")")
+    windows=$(get "$v" "${v}_counter_floor_windows")
+    if [ "$windows" -lt 3 ]; then
+        # Two floors have no standard error: nothing to tell noise by.
+        echo "${v}_counters_over_noise=not judged ($windows windows after the warm-up)"
+        over=
+    else
+        echo "${v}_counters_over_noise=${over:-none}"
+    fi
+    [ -z "$over" ] ||
+        why+=("$v counter floors grow faster than $first's, beyond 3 standard errors: $over")
 done
 for v in "$@"; do
     l=$(get "$v" "${v}_left")

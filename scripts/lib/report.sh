@@ -171,6 +171,9 @@ report_rows() {
             noise) note=", the noise of a run shorter than an hour" ;;
             esac
             echo "soak: duration, RSS floor slope excess|$(val duration_s) s, $(val patched_rss_slope_excess_kb_per_h) kB/h over stock (bound $(val patched_rss_slope_bound_kb_per_h)$note); left: $(val patched_left)"
+            # Records since the verdict judges the counters' floors.
+            [ -z "$(val patched_counters_over_noise)" ] ||
+                echo "soak: counters growing beyond stock's noise|$(val patched_counters_over_noise)"
         else
             echo "soak: duration, patched RSS slope|$(val duration_s) s, $(val patched_rss_slope_kb_per_h) kB/h (stock $(val stock_rss_slope_kb_per_h))"
         fi
