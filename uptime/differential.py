@@ -937,7 +937,7 @@ class Run:
                   self.committed, len(m.roots), len(m.children),
                   len(m.bigs)), flush=True)
         if self.hostile:
-            print("differential: hostile clients: %s (requests of %d bytes)"
+            print("differential: hostile clients: %s (large requests of %d bytes)"
                   % (", ".join("%d %s" % (n, k) for k, n
                                in self.hostile.counts.items()),
                      self.hostile.large), flush=True)
