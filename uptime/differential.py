@@ -937,10 +937,11 @@ class Run:
                   self.committed, len(m.roots), len(m.children),
                   len(m.bigs)), flush=True)
         if self.hostile:
-            print("differential: hostile clients: %s (large requests of %d bytes)"
-                  % (", ".join("%d %s" % (n, k) for k, n
-                               in self.hostile.counts.items()),
-                     self.hostile.large), flush=True)
+            counts = ", ".join("%d %s" % (n, k)
+                               for k, n in self.hostile.counts.items())
+            print("differential: hostile clients: %s "
+                  "(large requests of %d bytes)" % (counts, self.hostile.large),
+                  flush=True)
 
 
 def contents(path, name):
