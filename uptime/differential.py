@@ -939,9 +939,8 @@ class Run:
         if self.hostile:
             counts = ", ".join("%d %s" % (n, k)
                                for k, n in self.hostile.counts.items())
-            print("differential: hostile clients: %s "
-                  "(large requests of %d bytes)" % (counts, self.hostile.large),
-                  flush=True)
+            print("differential: hostile clients: %s (large requests of "
+                  "%d bytes)" % (counts, self.hostile.large), flush=True)
 
 
 def contents(path, name):
