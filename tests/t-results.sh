@@ -369,10 +369,15 @@ t_report_series() {
     w soak-checked "$(printf 'checker=asan\npatched_tree=%s' "$cur")" soak-asan
     w soak-checked "$(printf 'checker=valgrind\npatched_tree=%s' "$old")" soak-valgrind
     sed -i 's/^date=.*/date=2026-12-02T00:00:00Z/' "$r/soak-valgrind-3.5.0-x.summary"
+    # So is a chaos run with partitions: a newer one does not hide a run
+    # on unix sockets.
+    w chaos "$(printf 'network=netns, slow links by tbf\ncandidate_tree=%s' "$cur")" chaos-netns
+    sed -i 's/^date=.*/date=2026-12-02T00:00:00Z/' "$r/chaos-netns-3.5.0-x.summary"
+    w chaos "$(printf 'network=unix\npatched_tree=%s' "$old")"
     OVS_JSON_PERF_RESULTS="$r" bs report
     out=$(sed -n '/^== OVS 3.5.0/,/^$/p' "$SCRATCH/out" | sed -n '/^series:/,$p')
     expect_lines "report: which results were made on the current series, an older one, or a tree they do not name" "$RC" "$out" \
-        "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile soak-checked-asan|  made on an older series: valgrind soak-checked-valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential chaos soak ovn"
+        "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile chaos-partitions soak-checked-asan|  made on an older series: valgrind chaos soak-checked-valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential soak ovn"
 }
 
 # The cases, in order; the closing line.

@@ -19,14 +19,16 @@ report() {
         b=$(sed -n 's/^base=//p' "$f")
         d=$(sed -n 's/^date=//p' "$f")
         if [ -z "$k" ] || [ -z "$b" ] || [ -z "$d" ]; then continue; fi
-        # A soak under each checker is a proof of its own.
+        # A soak under each checker is a proof of its own, and so is a
+        # chaos run with partitions (members in network namespaces).
         [ "$k" != soak-checked ] || k="soak-checked-$(sed -n 's/^checker=//p' "$f")"
+        [ "$k" != chaos ] || ! grep -q '^network=netns' "$f" || k=chaos-partitions
         if [ -z "${newest[$b/$k]:-}" ] ||
            [[ $d > $(sed -n 's/^date=//p' "${newest[$b/$k]}") ]]; then
             newest[$b/$k]=$f
         fi
     done
-    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos soak soak-checked-asan soak-checked-valgrind ovn"
+    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos chaos-partitions soak soak-checked-asan soak-checked-valgrind ovn"
     for base in $SUPPORTED_BASES; do
         local cur t current='' older='' unnamed='' none=''
         cur=$(series_tree "$base")
