@@ -130,10 +130,10 @@ samples "$WORK/stays-up" stock 10000 0 10100
 samples "$WORK/stays-up" patched 9000 0 19000
 verdict_case stays-up FAIL 'patched RSS stays 9900 kB further above'
 
-# counters DIR VARIANT KIND: adds "notifications:VALUE" to each run
-# sample i (0-19): i for KIND "rise", a spike of 100 * i on every even one
-# sample for "spiky", both for "spiky-rise", KIND itself otherwise; and a
-# "backlog" that spikes every third sample but whose floor stays 0.
+# counters DIR VARIANT KIND: adds "notifications:VALUE" to run sample i
+# (0-19): i for KIND "rise", a spike of 100 * i on even samples for
+# "spiky", both for "spiky-rise", KIND itself otherwise; and a "backlog"
+# that spikes every third sample but whose floor stays 0.
 counters() {
     awk -v e="$3" '$2 == "run" {
         i = NR - 1
