@@ -118,17 +118,6 @@ for v in "$@"; do
         lsq(n)
         return slope
     }
-    # The floor: the lowest RSS of each window after the warm-up, fitted
-    # with lsq().
-    function floor_fit(    w, m) {
-        m = 0
-        for (w in FLOOR) {
-            m++
-            X[m] = (w + 0.5) * window
-            Y[m] = FLOOR[w]
-        }
-        lsq(m)
-    }
     {
         t = $1
         phase = $2
@@ -158,9 +147,6 @@ for v in "$@"; do
         n++
         T[n] = t
         w = int(t / window)
-        if (!(w in FLOOR) || row["rss"] + 0 < FLOOR[w]) {
-            FLOOR[w] = row["rss"] + 0
-        }
         NW[w]++
         for (k in row) {
             keys[k] = 1
@@ -171,23 +157,25 @@ for v in "$@"; do
             CN[w, k]++
         }
     }
-    # The floor of counter "key" (its lowest value in each window; 0 in a
-    # window where a sample lacks it), fitted with lsq().
-    function counter_floor_fit(key,    w, m) {
+    # The floor of "key" (rss or a counter): its lowest value in each
+    # window after the warm-up (0 in a window where a sample lacks it),
+    # fitted with lsq().  Returns the number of windows.
+    function floor_fit(key,    w, m) {
         m = 0
-        for (w in FLOOR) {
+        for (w in NW) {
             m++
             X[m] = (w + 0.5) * window
             Y[m] = CN[w, key] == NW[w] ? CF[w, key] : 0
         }
         lsq(m)
+        return m
     }
     END {
         printf "%s_rss_warmup_kb=%s\n", v, rss_warmup
         printf "%s_rss_end_kb=%s\n", v, rss_end
         printf "%s_rss_left_kb=%s\n", v, rss_left
         printf "%s_rss_slope_kb_per_h=%.0f\n", v, fit("rss")
-        floor_fit()
+        windows = floor_fit("rss")
         printf "%s_floor_slope_kb_per_h=%.0f\n", v, slope
         printf "%s_floor_slope_se_kb_per_h=%.0f\n", v, se
         slopes = ""
@@ -200,16 +188,12 @@ for v in "$@"; do
         floors = ""
         for (k in keys) {
             if (k !~ /(^|\.)rss$/) {
-                counter_floor_fit(k)
+                floor_fit(k)
                 floors = floors (floors ? " " : "") sprintf("%s:%.1f:%.1f", k, slope, se)
             }
         }
         printf "%s_counter_floor_slopes=%s\n", v, floors
-        m = 0
-        for (w in FLOOR) {
-            m++
-        }
-        printf "%s_counter_floor_windows=%d\n", v, m
+        printf "%s_counter_floor_windows=%d\n", v, windows
         printf "%s_left=%s\n", v, left ? left : "none"
     }' "$f" >"$work/$v.verdict"
     cat "$work/$v.verdict"
