@@ -18,13 +18,16 @@
 # relay's, and each member's counters are kept as "mN.NAME".
 #
 # The verdict (in the summary file, bench/soak/verdict.sh): after the
-# warm-up, the growth of the patched server's RSS floor (the lowest RSS of
-# each --window, which a leak raises and the spike of a large update does
-# not), by least squares, may exceed stock's by at most --rss-bound kB per
-# hour (default 1024: 1 MB/h).  A run shorter than an hour cannot tell
-# that from its noise: its bound is 3 standard errors of the difference of
-# the two slopes if that is more, and the summary states which bound it
-# used and the noise; the floor of every memory/show counter (its lowest
+# warm-up, the patched server's RSS floor (the lowest RSS of each
+# --window, which a leak raises and the spike of a large update does not)
+# may grow faster than stock's by at most --rss-bound kB per hour (default
+# 1024: 1 MB/h), measured as the median of the slopes between every two
+# windows (Theil-Sen) of the difference of the two floors, window by
+# window (of patched's own floor where stock's falls): a window that a
+# long update holds up all through, on either side, moves it little.  A
+# run shorter than an hour cannot tell that from its noise: its bound is
+# the noise (Sen's interval, at 3 standard deviations) if that is more,
+# and the summary states which bound it used and the noise; the floor of every memory/show counter (its lowest
 # value of each window) may grow faster than stock's by no more than 3
 # standard errors of the difference (with 3 windows or more after the
 # warm-up; a counter stock lacks is held to flat); once the clients are

@@ -86,6 +86,11 @@ samples "$WORK/both-fall" stock 90000 -40 10100
 samples "$WORK/both-fall" patched 29000 -10 9100
 verdict_case both-fall pass ''
 
+# Both grow 2880 kB/h (the workload's growth): the difference does not.
+samples "$WORK/both-grow" stock 10000 8 10100
+samples "$WORK/both-grow" patched 9000 8 9100
+verdict_case both-grow pass ''
+
 # Within the bound: 2 kB per 10 s more is 720 kB/h.
 samples "$WORK/slow-growth" stock 10000 0 10100
 samples "$WORK/slow-growth" patched 9000 2 9100
@@ -125,6 +130,33 @@ if grep -qx 'patched_rss_slope_bound_kb_per_h=1024' "$WORK/noisy-hour.verdict"; 
 else
     fail verdict-hour-bound-is-the-target "$(grep -E 'bound' "$WORK/noisy-hour.verdict" | tr '\n' ' ')"
 fi
+
+# lift DIR VARIANT FROM TO KB: adds KB to the RSS of the run samples from
+# FROM to TO seconds: a window that a long update holds up all through.
+lift() {
+    awk -v from="$3" -v to="$4" -v kb="$5" '$2 == "run" && $1 >= from && $1 <= to {
+        sub(/rss:[0-9]+/, "rss:" (substr($3, 5) + kb)) } 1' \
+        "$1/$2/samples" >"$1/$2/samples.new"
+    mv "$1/$2/samples.new" "$1/$2/samples"
+}
+
+# The record of an hour whose floors both rise by 4 MB in the last two
+# windows, and stock's is held up by 17 MB all through one window before:
+# least squares fitted to each side makes patched's grow faster; the
+# difference of the floors, window by window, does not grow.
+samples "$WORK/stock-plateau" stock 10000 0 10100
+samples "$WORK/stock-plateau" patched 9000 0 9100
+lift "$WORK/stock-plateau" stock 160 190 4000
+lift "$WORK/stock-plateau" patched 160 190 4000
+lift "$WORK/stock-plateau" stock 80 99 17000
+SOAK_DURATION=3600 verdict_case stock-plateau pass ''
+# The same with patched's floor growing 2880 kB/h: a FAIL.
+samples "$WORK/plateau-leak" stock 10000 0 10100
+samples "$WORK/plateau-leak" patched 9000 8 9100
+lift "$WORK/plateau-leak" stock 160 190 4000
+lift "$WORK/plateau-leak" patched 160 190 4000
+lift "$WORK/plateau-leak" stock 80 99 17000
+SOAK_DURATION=3600 verdict_case plateau-leak FAIL 'patched RSS floor grows 28[0-9][0-9] kB/h faster'
 
 samples "$WORK/stays-up" stock 10000 0 10100
 samples "$WORK/stays-up" patched 9000 0 19000

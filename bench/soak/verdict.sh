@@ -17,9 +17,12 @@
 #                              growth of the RSS floor after the warm-up: the
 #                              least-squares slope of the lowest RSS of each
 #                              window of SOAK_WINDOW seconds (default 300),
-#                              which a leak raises and a spike does not
+#                              which a leak raises and a spike does not (for
+#                              information: a window that a long update held
+#                              up all through moves it)
 #   VARIANT_floor_slope_se_kb_per_h
-#                              its standard error (the noise of the floors)
+#                              its standard error
+#   VARIANT_rss_floors         those floors, "SECONDS:KB ..." (window centres)
 #   VARIANT_slopes             the same for every counter, per hour
 #   VARIANT_counter_floor_slopes
 #                              for every counter but RSS, "NAME:SLOPE:SE":
@@ -27,15 +30,28 @@
 #                              value of each window) and its standard error
 #   VARIANT_left               counters of clients' state still non-zero once
 #                              every client has left (none is the goal)
+#   FIRST_floor_median_slope_kb_per_h
+#                              the first's floor growth as the median of the
+#                              slopes between every two windows (Theil-Sen)
 #   VARIANT_rss_slope_excess_kb_per_h
-#                              for each variant after the first: its floor
-#                              slope minus the first's, or minus 0 if the
-#                              first's shrinks (stock's RSS falls as a
-#                              backlog it built drains: that is no room
-#                              for the other to grow)
+#                              for each variant after the first: how much
+#                              faster its floor grows than the first's, as
+#                              the Theil-Sen slope of the difference of the
+#                              two floors window by window (both servers
+#                              get the same transactions at the same time);
+#                              if the first's floor falls (stock's RSS falls
+#                              as a backlog it built drains: that is no room
+#                              for the other to grow), of its own floor.  A
+#                              window that a long update held up all through,
+#                              on either side, moves a median of slopes
+#                              little; a leak lifts every later window
+#   VARIANT_rss_slope_excess_of
+#                              which of the two that excess is of
 #   VARIANT_rss_slope_noise_kb_per_h
-#                              3 standard errors of the difference of the
-#                              two floor slopes: the noise of the run
+#                              the noise of that excess: how far from it the
+#                              farther end of Sen's interval lies, at 3
+#                              standard deviations of Kendall's statistic
+#                              (0 with fewer than 3 windows)
 #   VARIANT_rss_slope_bound_kb_per_h
 #                              the bound on that excess: RSS_BOUND.  In a run
 #                              shorter than an hour (SOAK_DURATION seconds,
@@ -178,6 +194,11 @@ for v in "$@"; do
         windows = floor_fit("rss")
         printf "%s_floor_slope_kb_per_h=%.0f\n", v, slope
         printf "%s_floor_slope_se_kb_per_h=%.0f\n", v, se
+        floors = ""
+        for (k = 1; k <= windows; k++) {
+            floors = floors (floors ? " " : "") X[k] ":" Y[k]
+        }
+        printf "%s_rss_floors=%s\n", v, floors
         slopes = ""
         for (k in keys) {
             if (k != "rss") {
@@ -227,24 +248,97 @@ counters_over() {
         print out
     }'
 }
-# Every variant after the first against the first (stock).
+
+# sen_fit "X:Y ...": the growth per hour of the points (X in seconds) as
+# the median of the slopes between every two of them (Theil-Sen), which
+# a window whose floor a long update held up moves little, where least
+# squares follows it; and its noise: how far the ends of Sen's interval
+# for that median, at 3 standard deviations of Kendall's statistic, lie
+# from it (the larger), 0 with fewer than 3 points.  Prints "SLOPE NOISE".
+sen_fit() {
+    local n
+    n=$(wc -w <<<"$1")
+    awk -v pts="$1" 'BEGIN {
+        n = split(pts, p, " ")
+        for (i = 1; i <= n; i++) {
+            split(p[i], xy, ":")
+            x[i] = xy[1]
+            y[i] = xy[2]
+        }
+        for (i = 1; i <= n; i++) {
+            for (j = i + 1; j <= n; j++) {
+                if (x[j] != x[i]) {
+                    printf "%.3f\n", (y[j] - y[i]) / (x[j] - x[i]) * 3600
+                }
+            }
+        }
+    }' | LC_ALL=C sort -g | awk -v n="$n" '
+    { s[NR] = $1 }
+    END {
+        m = NR
+        if (m == 0) {
+            print "0 0"
+            exit
+        }
+        med = m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
+        noise = 0
+        if (n >= 3) {
+            lo = int((m - 3 * sqrt(n * (n - 1) * (2 * n + 5) / 18)) / 2)
+            lo = lo < 1 ? 1 : lo
+            noise = med - s[lo] > s[m + 1 - lo] - med ? med - s[lo] : s[m + 1 - lo] - med
+        }
+        printf "%.0f %.0f\n", med, noise
+    }'
+}
+
+# paired REF CAND: the points "X:Y" of CAND's floors minus REF's, for the
+# windows both have.
+paired() {
+    awk -v ref="$1" -v cand="$2" 'BEGIN {
+        n = split(ref, a, " ")
+        for (i = 1; i <= n; i++) {
+            split(a[i], xy, ":")
+            r[xy[1]] = xy[2]
+        }
+        n = split(cand, a, " ")
+        for (i = 1; i <= n; i++) {
+            split(a[i], xy, ":")
+            if (xy[1] in r) {
+                out = out (out ? " " : "") xy[1] ":" (xy[2] - r[xy[1]])
+            }
+        }
+        print out
+    }'
+}
+
+# Every variant after the first against the first (stock).  Both get the
+# same transactions at the same time, so what lifts both floors in a
+# window is the workload's: the excess is the growth of the difference of
+# their floors, window by window.  Where stock's floor falls (a backlog it
+# built drains), that is no room for the other to grow: the excess is the
+# growth of the other's own floor.
 for v in "$@"; do
     [ "$v" != "$first" ] || continue
-    ref_slope=$(get "$first" "${first}_floor_slope_kb_per_h")
-    [ "$ref_slope" -ge 0 ] || ref_slope=0
-    # 3 standard errors of the difference of the two slopes, in kB/h.
-    noise=$(awk -v a="$(get "$first" "${first}_floor_slope_se_kb_per_h")" \
-                -v b="$(get "$v" "${v}_floor_slope_se_kb_per_h")" \
-                'BEGIN { printf "%.0f", 3 * sqrt(a * a + b * b) }')
+    ref_floors=$(get "$first" "${first}_rss_floors")
+    read -r ref_slope _ <<<"$(sen_fit "$ref_floors")"
+    if [ "$ref_slope" -ge 0 ]; then
+        of="the difference of the floors"
+        series=$(paired "$ref_floors" "$(get "$v" "${v}_rss_floors")")
+    else
+        of="its own floor ($first's falls)"
+        series=$(get "$v" "${v}_rss_floors")
+    fi
+    read -r slope_excess noise <<<"$(sen_fit "$series")"
     bound=$rss_bound basis=target
     if [ "${SOAK_DURATION:-0}" -lt 3600 ] && [ "$noise" -gt "$bound" ]; then
         bound=$noise basis=noise
     fi
     ref_return=$(( $(get "$first" "${first}_rss_left_kb") - $(get "$first" "${first}_rss_warmup_kb") ))
     [ "$ref_return" -ge 0 ] || ref_return=0
-    slope_excess=$(( $(get "$v" "${v}_floor_slope_kb_per_h") - ref_slope ))
     return_excess=$(( $(get "$v" "${v}_rss_left_kb") - $(get "$v" "${v}_rss_warmup_kb") - ref_return ))
+    echo "${first}_floor_median_slope_kb_per_h=$ref_slope"
     echo "${v}_rss_slope_excess_kb_per_h=$slope_excess"
+    echo "${v}_rss_slope_excess_of=$of"
     echo "${v}_rss_slope_noise_kb_per_h=$noise"
     echo "${v}_rss_slope_bound_kb_per_h=$bound"
     echo "${v}_rss_slope_bound_basis=$basis"
