@@ -317,10 +317,11 @@ paired() {
 # their floors, window by window.  Where stock's floor falls (a backlog it
 # built drains), that is no room for the other to grow: the excess is the
 # growth of the other's own floor.
+ref_floors=$(get "$first" "${first}_rss_floors")
+read -r ref_slope _ <<<"$(sen_fit "$ref_floors")"
+echo "${first}_floor_median_slope_kb_per_h=$ref_slope"
 for v in "$@"; do
     [ "$v" != "$first" ] || continue
-    ref_floors=$(get "$first" "${first}_rss_floors")
-    read -r ref_slope _ <<<"$(sen_fit "$ref_floors")"
     if [ "$ref_slope" -ge 0 ]; then
         of="the difference of the floors"
         series=$(paired "$ref_floors" "$(get "$v" "${v}_rss_floors")")
@@ -336,7 +337,6 @@ for v in "$@"; do
     ref_return=$(( $(get "$first" "${first}_rss_left_kb") - $(get "$first" "${first}_rss_warmup_kb") ))
     [ "$ref_return" -ge 0 ] || ref_return=0
     return_excess=$(( $(get "$v" "${v}_rss_left_kb") - $(get "$v" "${v}_rss_warmup_kb") - ref_return ))
-    echo "${first}_floor_median_slope_kb_per_h=$ref_slope"
     echo "${v}_rss_slope_excess_kb_per_h=$slope_excess"
     echo "${v}_rss_slope_excess_of=$of"
     echo "${v}_rss_slope_noise_kb_per_h=$noise"
