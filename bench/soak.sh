@@ -27,12 +27,12 @@
 # long update holds up all through, on either side, moves it little.  A
 # run shorter than an hour cannot tell that from its noise: its bound is
 # the noise (Sen's interval, at 3 standard deviations) if that is more,
-# and the summary states which bound it used and the noise; the floor of every memory/show counter (its lowest
-# value of each window) may grow faster than stock's by no more than 3
-# standard errors of the difference (with 3 windows or more after the
-# warm-up; a counter stock lacks is held to flat); once the clients are
-# gone, nothing may be left, and
-# the patched server's RSS may stay above its floor at the end of the
+# and the summary states which bound it used and the noise; the floor of
+# every memory/show counter (its lowest value of each window) may grow
+# faster than stock's by no more than 3 standard errors of the difference
+# (with 3 windows or more after the warm-up; a counter stock lacks is held
+# to flat); once the clients are gone, nothing may be left, and the
+# patched server's RSS may stay above its floor at the end of the
 # warm-up by at most --return-bound kB (default 4096) more than stock's
 # does.  Short runs are noisy: quote committed runs of an hour or more.
 #

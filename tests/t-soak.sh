@@ -140,22 +140,23 @@ lift() {
     mv "$1/$2/samples.new" "$1/$2/samples"
 }
 
-# The record of an hour whose floors both rise by 4 MB in the last two
-# windows, and stock's is held up by 17 MB all through one window before:
-# least squares fitted to each side makes patched's grow faster; the
+# plateau DIR PATCHED_RSS_PER_SAMPLE: the record of an hour whose floors
+# both rise by 4 MB in the last two windows, and stock's is held up by 17
+# MB all through one window before.
+plateau() {
+    samples "$1" stock 10000 0 10100
+    samples "$1" patched 9000 "$2" 9100
+    lift "$1" stock 160 190 4000
+    lift "$1" patched 160 190 4000
+    lift "$1" stock 80 99 17000
+}
+
+# Least squares fitted to each side makes patched's grow faster; the
 # difference of the floors, window by window, does not grow.
-samples "$WORK/stock-plateau" stock 10000 0 10100
-samples "$WORK/stock-plateau" patched 9000 0 9100
-lift "$WORK/stock-plateau" stock 160 190 4000
-lift "$WORK/stock-plateau" patched 160 190 4000
-lift "$WORK/stock-plateau" stock 80 99 17000
+plateau "$WORK/stock-plateau" 0
 SOAK_DURATION=3600 verdict_case stock-plateau pass ''
 # The same with patched's floor growing 2880 kB/h: a FAIL.
-samples "$WORK/plateau-leak" stock 10000 0 10100
-samples "$WORK/plateau-leak" patched 9000 8 9100
-lift "$WORK/plateau-leak" stock 160 190 4000
-lift "$WORK/plateau-leak" patched 160 190 4000
-lift "$WORK/plateau-leak" stock 80 99 17000
+plateau "$WORK/plateau-leak" 8
 SOAK_DURATION=3600 verdict_case plateau-leak FAIL 'patched RSS floor grows 28[0-9][0-9] kB/h faster'
 
 samples "$WORK/stays-up" stock 10000 0 10100
