@@ -374,10 +374,14 @@ t_report_series() {
     w chaos "$(printf 'network=netns, slow links by tbf\ncandidate_tree=%s' "$cur")" chaos-netns
     sed -i 's/^date=.*/date=2026-12-02T00:00:00Z/' "$r/chaos-netns-3.5.0-x.summary"
     w chaos "$(printf 'network=unix\npatched_tree=%s' "$old")"
+    # And a soak of clusters: a newer one does not hide a standalone soak.
+    w soak "$(printf 'cluster=no\npatched_tree=%s' "$cur")"
+    w soak "$(printf 'cluster=3 members and a relay\npatched_tree=%s' "$old")" soak-cluster
+    sed -i 's/^date=.*/date=2026-12-02T00:00:00Z/' "$r/soak-cluster-3.5.0-x.summary"
     OVS_JSON_PERF_RESULTS="$r" bs report
     out=$(sed -n '/^== OVS 3.5.0/,/^$/p' "$SCRATCH/out" | sed -n '/^series:/,$p')
     expect_lines "report: which results were made on the current series, an older one, or a tree they do not name" "$RC" "$out" \
-        "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile chaos-partitions soak-checked-asan|  made on an older series: valgrind chaos soak-checked-valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential soak ovn"
+        "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile chaos-partitions soak soak-checked-asan|  made on an older series: valgrind chaos soak-cluster soak-checked-valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential ovn"
 }
 
 # The cases, in order; the closing line.

@@ -19,16 +19,18 @@ report() {
         b=$(sed -n 's/^base=//p' "$f")
         d=$(sed -n 's/^date=//p' "$f")
         if [ -z "$k" ] || [ -z "$b" ] || [ -z "$d" ]; then continue; fi
-        # A soak under each checker is a proof of its own, and so is a
-        # chaos run with partitions (members in network namespaces).
+        # A soak under each checker is a proof of its own, and so are a
+        # soak of clusters (3 members and a relay a side) and a chaos run
+        # with partitions (members in network namespaces).
         [ "$k" != soak-checked ] || k="soak-checked-$(sed -n 's/^checker=//p' "$f")"
+        [ "$k" != soak ] || ! grep -q '^cluster=[1-9]' "$f" || k='soak-cluster'
         [ "$k" != chaos ] || ! grep -q '^network=netns' "$f" || k=chaos-partitions
         if [ -z "${newest[$b/$k]:-}" ] ||
            [[ $d > $(sed -n 's/^date=//p' "${newest[$b/$k]}") ]]; then
             newest[$b/$k]=$f
         fi
     done
-    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos chaos-partitions soak soak-checked-asan soak-checked-valgrind ovn"
+    kinds="check regress bisect sanitize valgrind fuzz fuzz-longest differential hostile chaos chaos-partitions soak soak-cluster soak-checked-asan soak-checked-valgrind ovn"
     for base in $SUPPORTED_BASES; do
         local cur t current='' older='' unnamed='' none=''
         cur=$(series_tree "$base")
@@ -165,6 +167,8 @@ report_rows() {
         echo "chaos: result|$(val result)"
         ;;
     soak)
+        local soak=soak
+        ! grep -q '^cluster=[1-9]' "$f" || soak="soak of clusters"
         if [ -n "$(val patched_floor_slope_kb_per_h)" ]; then
             # Which bound the verdict used (records since it says).
             local note=
@@ -172,14 +176,14 @@ report_rows() {
             target) note=", the target; noise $(val patched_rss_slope_noise_kb_per_h)" ;;
             noise) note=", the noise of a run shorter than an hour" ;;
             esac
-            echo "soak: duration, RSS floor slope excess|$(val duration_s) s, $(val patched_rss_slope_excess_kb_per_h) kB/h over stock (bound $(val patched_rss_slope_bound_kb_per_h)$note); left: $(val patched_left)"
+            echo "$soak: duration, RSS floor slope excess|$(val duration_s) s, $(val patched_rss_slope_excess_kb_per_h) kB/h over stock (bound $(val patched_rss_slope_bound_kb_per_h)$note); left: $(val patched_left)"
             # Records since the verdict judges the counters' floors.
             [ -z "$(val patched_counters_over_noise)" ] ||
-                echo "soak: counters growing beyond stock's noise|$(val patched_counters_over_noise)"
+                echo "$soak: counters growing beyond stock's noise|$(val patched_counters_over_noise)"
         else
-            echo "soak: duration, patched RSS slope|$(val duration_s) s, $(val patched_rss_slope_kb_per_h) kB/h (stock $(val stock_rss_slope_kb_per_h))"
+            echo "$soak: duration, patched RSS slope|$(val duration_s) s, $(val patched_rss_slope_kb_per_h) kB/h (stock $(val stock_rss_slope_kb_per_h))"
         fi
-        echo "soak: result|$(val result)"
+        echo "$soak: result|$(val result)"
         ;;
     soak-checked)
         echo "soak under $(val checker): duration, reports|$(val duration_s) s, $(val patched_checker_reports) (stock $(val stock_checker_reports)); left: $(val patched_left)"
