@@ -382,6 +382,12 @@ t_report_series() {
     out=$(sed -n '/^== OVS 3.5.0/,/^$/p' "$SCRATCH/out" | sed -n '/^series:/,$p')
     expect_lines "report: which results were made on the current series, an older one, or a tree they do not name" "$RC" "$out" \
         "series: tree ${cur:0:12} is patches/3.5.0/series on base/3.5.0|  made on it: check hostile chaos-partitions soak soak-checked-asan|  made on an older series: valgrind chaos soak-cluster soak-checked-valgrind|  made on a tree the result does not name: bisect|  no result: regress sanitize fuzz fuzz-longest differential ovn"
+    if grep -qE '^soak of clusters: result +pass +2026-12-02T00:00:00Z +soak-cluster-3.5.0-x.summary$' "$SCRATCH/out" &&
+       grep -qE '^soak: result +pass +2026-12-01T00:00:00Z +soak-3.5.0-x.summary$' "$SCRATCH/out"; then
+        pass "report: a soak of clusters has rows of its own, named so"
+    else
+        failed "report: a soak of clusters has rows of its own" "$(grep -i soak "$SCRATCH/out" | tr '\n' '|')"
+    fi
 }
 
 # The cases, in order; the closing line.
