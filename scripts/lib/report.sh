@@ -15,16 +15,10 @@ report() {
     for f in "$results"/*.summary; do
         [ -f "$f" ] || continue
         local k b d
-        k=$(sed -n 's/^kind=//p' "$f")
+        k=$(report_kind "$f")
         b=$(sed -n 's/^base=//p' "$f")
         d=$(sed -n 's/^date=//p' "$f")
         if [ -z "$k" ] || [ -z "$b" ] || [ -z "$d" ]; then continue; fi
-        # A soak under each checker is a proof of its own, and so are a
-        # soak of clusters (3 members and a relay a side) and a chaos run
-        # with partitions (members in network namespaces).
-        [ "$k" != soak-checked ] || k="soak-checked-$(sed -n 's/^checker=//p' "$f")"
-        [ "$k" != soak ] || ! grep -q '^cluster=[1-9]' "$f" || k='soak-cluster'
-        [ "$k" != chaos ] || ! grep -q '^network=netns' "$f" || k=chaos-partitions
         if [ -z "${newest[$b/$k]:-}" ] ||
            [[ $d > $(sed -n 's/^date=//p' "${newest[$b/$k]}") ]]; then
             newest[$b/$k]=$f
@@ -70,6 +64,21 @@ report() {
         echo "  no result:${none:- none}"
         echo
     done
+}
+
+# report_kind SUMMARY: the proof a result file is a row of: its kind, but
+# a soak under each checker is a proof of its own, and so are a soak of
+# clusters (3 members and a relay a side) and a chaos run with partitions
+# (members in network namespaces).
+report_kind() {
+    local k
+    k=$(sed -n 's/^kind=//p' "$1")
+    case $k in
+    soak-checked) k="soak-checked-$(sed -n 's/^checker=//p' "$1")" ;;
+    soak) ! grep -q '^cluster=[1-9]' "$1" || k='soak-cluster' ;;
+    chaos) ! grep -q '^network=netns' "$1" || k=chaos-partitions ;;
+    esac
+    echo "$k"
 }
 
 # series_tree BASE: the git tree that patches/BASE/series makes of
@@ -168,7 +177,7 @@ report_rows() {
         ;;
     soak)
         local soak=soak
-        ! grep -q '^cluster=[1-9]' "$f" || soak="soak of clusters"
+        [ "$(report_kind "$f")" != soak-cluster ] || soak="soak of clusters"
         if [ -n "$(val patched_floor_slope_kb_per_h)" ]; then
             # Which bound the verdict used (records since it says).
             local note=
